@@ -1,0 +1,82 @@
+# perfconf: a conformance suite for the Linux perf_event_open() ABI.
+#
+#   make        build everything into build/
+#   make run    install what is missing, build, run the suite on this kernel, compare
+#   make test   the project's own tests (lib and runner unit tests), then `make run`
+#   make clean  remove build/
+#
+# Test binaries are found, not listed: tests/<area>/<behaviour>.c becomes
+# build/tests/<area>/<behaviour>. Unit tests live in lib/tests/ and runners/tests/.
+
+B       := build
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib -I$(B)/include
+# The harness macros leave _metadata/variant unused in many tests.
+TEST_CFLAGS := -Wno-unused-parameter
+LDLIBS  := -lcap -lz
+LDFLAGS ?=
+ifeq ($(STATIC),1)
+LDFLAGS += -static
+endif
+
+LIB_SRC    := $(sort $(wildcard lib/*.c))
+LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
+LIB_A      := $(B)/lib/libperfconf.a
+SUITE_SRC  := $(sort $(wildcard tests/*/*.c))
+SUITE_BIN  := $(SUITE_SRC:%.c=$(B)/%)
+UNIT_SRC   := $(sort $(wildcard lib/tests/*.c runners/tests/*.c))
+UNIT_BIN   := $(UNIT_SRC:%.c=$(B)/%)
+RUNNER_SRC := $(sort $(wildcard runners/*.c))
+RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
+RUNNER     := $(B)/perfconf
+DEPS_STAMP := $(B)/.deps-ok
+HEADERS    := $(wildcard lib/*.h runners/*.h)
+
+.PHONY: all deps run test clean
+all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/deps.sh
+	@mkdir -p $(B)
+	@scripts/deps.sh $(B)
+	@touch $@
+
+$(B)/lib/%.o: lib/%.c $(HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB_A): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/tests/%: tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(B)/lib/tests/%: lib/tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(B)/runners/tests/%: runners/tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) -Irunners $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+
+$(B)/runners/%.o: runners/%.c $(HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Irunners -c -o $@ $<
+
+$(RUNNER): $(RUNNER_OBJ) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(LIB_A) $(LDLIBS)
+
+# The suite on this kernel.
+run: all
+	@scripts/run-suite.sh $(B)
+
+# The project's own tests, then the suite.
+test: all
+	@scripts/run-unit.sh $(B) $(UNIT_BIN)
+	@$(MAKE) --no-print-directory run
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Opening events: a perf_event_open() wrapper that keeps errno, and attr
+ * builders so that a test states only what it cares about.
+ *
+ *	struct perfconf_attr a = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+ *	a.exclude_kernel = 1;
+ *	int fd = pc_open(&a, 0, -1, -1, 0);
+ *
+ * Every builder fills type (discovered), size (PC_ATTR_SIZE_NEWEST unless the
+ * test changes it) and disabled = 1, so a test enables exactly around the
+ * work it measures.
+ */
+#ifndef PERFCONF_EVENT_H
+#define PERFCONF_EVENT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "uapi.h"
+
+/*
+ * perf_event_open(2). Returns the fd, or -1 with errno set exactly as the
+ * kernel left it (nothing in between may clobber it).
+ */
+int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/* The errno of this thread's last failed pc_open*() (0 after a success). */
+int pc_last_open_errno(void);
+/* The same with a raw buffer of any size: for attr-size tests. */
+int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/* errno of an open that is expected to fail (0 if it opened; the fd is closed). */
+int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+
+/* An empty attr of the newest size. */
+struct perfconf_attr pc_attr(uint32_t type, uint64_t config);
+/* A software counting event (PERF_COUNT_SW_*). */
+struct perfconf_attr pc_attr_sw(uint64_t config);
+/* A software sampling event with this period and sample_type. */
+struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint64_t sample_type);
+/*
+ * A breakpoint: bp_type HW_BREAKPOINT_{R,W,RW,X}, on addr, of len bytes.
+ * The type is the "breakpoint" PMU's, discovered. For X, len is sizeof(long).
+ */
+struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const void *addr, uint64_t len);
+/*
+ * A tracepoint by name, e.g. ("syscalls", "sys_enter_getppid").
+ * Returns 0, or -errno when tracefs or the tracepoint is not there.
+ */
+int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *name);
+/*
+ * A uprobe on a function of this executable (a noinline one). The offset in
+ * the file is computed from /proc/self/maps. Returns 0, or -errno (-ENOENT
+ * when there is no uprobe PMU). `path` must stay alive while the attr is used.
+ */
+int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size_t pathlen);
+
+/* read(2) of exactly `len` bytes from an event fd; -1 and errno otherwise. */
+int pc_read(int fd, void *buf, size_t len);
+/* read of a single counter value (read_format 0). */
+int pc_read_count(int fd, uint64_t *value);
+/* ioctl wrappers returning 0 or -1 with errno. */
+int pc_enable(int fd);
+int pc_disable(int fd);
+int pc_reset(int fd);
+
+#endif

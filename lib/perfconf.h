@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a perfconf test includes: the kselftest harness, the lib, and the
+ * few macros that make a test read like the man page paragraph it checks.
+ */
+#ifndef PERFCONF_H
+#define PERFCONF_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "abi.h"
+#include "event.h"
+#include "kernel.h"
+#include "observe.h"
+#include "pmu.h"
+#include "record.h"
+#include "ring.h"
+#include "sysctl.h"
+#include "uapi.h"
+#include "workload.h"
+
+#include "kselftest_harness.h"
+
+/*
+ * Metadata the runner reads from the binary before running it, as
+ * space-separated words: "exclusive" (changes global state: runs alone),
+ * "timeout=SECONDS".
+ *	PERFCONF_META("exclusive timeout=60");
+ */
+#define PERFCONF_META(words) \
+	__attribute__((used, section(".rodata.perfconf"))) \
+	static const char perfconf_meta_[] = "perfconf-meta: " words
+
+/* SKIP when this machine has no PMU of that name (never a failure). */
+#define REQUIRE_PMU(name) do { \
+	if (!pc_pmu_exists(name)) \
+		SKIP(return, "no %s PMU on this machine", name); \
+} while (0)
+
+/* SKIP when a kernel config option is known to be off. */
+#define REQUIRE_CONFIG(option) do { \
+	char v_ = pc_kernel_config(option); \
+	if (v_ == 'n' || (v_ == 0 && pc_kernel_config_available())) \
+		SKIP(return, "%s is not set in this kernel", option); \
+} while (0)
+
+/* SKIP when an open failed because the feature or hardware is not here. */
+#define SKIP_IF_UNSUPPORTED(err, what) do { \
+	int e_ = (err); \
+	if (pc_errno_is_unsupported(e_)) \
+		SKIP(return, "%s not supported here (%s)", what, pc_errno_name(e_)); \
+} while (0)
+
+/* errno comparisons that print names, not numbers. */
+#define EXPECT_ERRNO(expected, observed) \
+	EXPECT_EQ(expected, observed) \
+		TH_LOG("expected %s, observed %s", \
+		       pc_errno_name(expected), pc_errno_name(observed))
+#define ASSERT_ERRNO(expected, observed) \
+	ASSERT_EQ(expected, observed) \
+		TH_LOG("expected %s, observed %s", \
+		       pc_errno_name(expected), pc_errno_name(observed))
+
+/* An open that must succeed; on failure the test fails with the errno's name. */
+#define ASSERT_OPEN(fd) \
+	ASSERT_GE(fd, 0) TH_LOG("perf_event_open failed: %s", \
+				pc_errno_name(pc_last_open_errno()))
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* PMU discovery from /sys/bus/event_source/devices. Type numbers are never hard-coded. */
+#ifndef PERFCONF_PMU_H
+#define PERFCONF_PMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PC_PMU_SYSFS "/sys/bus/event_source/devices"
+
+/*
+ * The PMU's dynamic type number, or -ENOENT when no PMU of that name is
+ * here. The generic PMUs ("software", "tracepoint", "breakpoint") are
+ * looked up the same way: their numbers happen to be fixed, but a test
+ * that needs one still asks.
+ */
+int pc_pmu_type(const char *pmu);
+bool pc_pmu_exists(const char *pmu);
+
+/* Names of all PMUs, sorted, NULL-terminated; free with pc_strv_free(). */
+char **pc_pmu_list(void);
+void pc_strv_free(char **v);
+
+/*
+ * A format/ entry: "config:0-7" parsed into the attr word it lives in
+ * (0 = config, 1 = config1, ... 4 = config4) and its bit mask.
+ * Returns 0, or -ENOENT / -EINVAL.
+ */
+struct pc_pmu_format {
+	int word;
+	uint64_t mask;
+};
+int pc_pmu_format(const char *pmu, const char *name, struct pc_pmu_format *out);
+
+/* The raw text of events/<name>, caps/<name>, cpumask (trailing newline removed). */
+int pc_pmu_event(const char *pmu, const char *event, char *buf, size_t len);
+int pc_pmu_cap(const char *pmu, const char *cap, char *buf, size_t len);
+int pc_pmu_cpumask(const char *pmu, char *buf, size_t len);
+
+/* tracefs mount point ("/sys/kernel/tracing" or the debugfs one), or NULL. */
+const char *pc_tracefs(void);
+/* A tracepoint's id from tracefs events/<sys>/<name>/id, or -errno. */
+long pc_tracepoint_id(const char *sys, const char *name);
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Changing global perf sysctls safely.
+ *
+ * pc_sysctl_set() first records the sysctl's original value in the state
+ * file (once: the first saved value wins), then writes the new one. The
+ * runner restores every entry at the end of a run, on SIGINT/SIGTERM, and
+ * at its next start if a run died under SIGKILL; a test restores its own in
+ * teardown as well. The state file lives in $PERFCONF_STATE_DIR, or else
+ * /run/perfconf (tmpfs: it goes away with a reboot, as sysctl values do).
+ *
+ * State file format, one line per sysctl, under an flock:
+ *	<name> <original value>
+ * where name is the path under /proc/sys, e.g. "kernel/perf_event_paranoid".
+ *
+ * A test binary that changes global state must declare
+ * PERFCONF_META("exclusive") so the runner never runs it beside others.
+ */
+#ifndef PERFCONF_SYSCTL_H
+#define PERFCONF_SYSCTL_H
+
+/* Path of the state file (the directory is created on first save). */
+const char *pc_sysctl_state_path(void);
+/* Read a sysctl ("kernel/perf_event_paranoid"). 0 or -errno. */
+int pc_sysctl_get(const char *name, long *value);
+/* Save the original (if not yet saved), then write value. 0 or -errno. */
+int pc_sysctl_set(const char *name, long value);
+/* Restore one sysctl from the state file and drop its entry. 0, or -errno. */
+int pc_sysctl_restore(const char *name);
+/*
+ * Restore every saved sysctl and remove the state file. Returns the number
+ * restored, or -errno; a malformed state file is an error with a message
+ * on stderr, and the file is kept for a human to look at.
+ */
+int pc_sysctl_restore_all(void);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Deterministic workloads. Each does an exact, known amount of the thing a
+ * test counts, so a test can assert equality, not a range.
+ */
+#ifndef PERFCONF_WORKLOAD_H
+#define PERFCONF_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifndef noinline
+#define noinline __attribute__((noinline))
+#endif
+
+/* Calls a noinline, non-clonable empty function n times. */
+void pc_work_calls(unsigned long n);
+/* The function pc_work_calls() calls: a breakpoint/uprobe target. */
+void pc_work_target(void);
+/* A noinline function that reads and writes *p: a data breakpoint target. */
+void pc_work_touch(volatile uint64_t *p);
+/* A loop of n iterations with no calls and no memory traffic. */
+uint64_t pc_work_loop(unsigned long n);
+
+/*
+ * Touch n fresh anonymous pages: exactly n minor page faults in user mode
+ * (MAP_POPULATE is not used; each page is written once).
+ */
+int pc_work_page_faults(unsigned long n);
+/*
+ * n voluntary context switches: ping-pong with a child over a pipe, on
+ * one CPU. Returns 0 or -errno.
+ */
+int pc_work_context_switches(unsigned long n);
+/* fork a child that exits with `code`; waits for it. Returns the child's pid. */
+pid_t pc_work_fork_exit(int code);
+/*
+ * fork + exec of this very binary (/proc/self/exe) as a helper: a
+ * constructor in the lib sees PC_EXEC_WORK_ENV in the new image and does
+ * that work before main, then exits 0. `work` is "exit", "calls N",
+ * "faults N" or "comm NAME". Returns the helper's pid after it was reaped
+ * with exit status 0, or -errno / -ECHILD when it failed.
+ */
+#define PC_EXEC_WORK_ENV "PERFCONF_EXEC_WORK"
+pid_t pc_work_exec(const char *work);
+/* The same without fork: the caller becomes the helper (for enable_on_exec). */
+int pc_work_exec_self(const char *work);
+/*
+ * mmap `len` bytes of a fresh file (in the test's temp dir) with PROT_EXEC
+ * when exec is set; writes the path into path[]. Returns the address or
+ * MAP_FAILED. Unmap with munmap and unlink the path.
+ */
+void *pc_work_mmap_file(size_t len, int exec, char *path, size_t pathlen);
+/* prctl(PR_SET_NAME): a COMM record. */
+int pc_work_set_comm(const char *name);
+
+#endif
