@@ -12,8 +12,8 @@ B       := build
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib -I$(B)/include
-# The harness macros leave _metadata/variant unused in many tests.
-TEST_CFLAGS := -Wno-unused-parameter
+# The harness macros leave _metadata/variant unused and compare mixed signs.
+TEST_CFLAGS := -Wno-unused-parameter -Wno-sign-compare
 LDLIBS  := -lcap -lz
 LDFLAGS ?=
 ifeq ($(STATIC),1)

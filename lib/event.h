@@ -24,6 +24,14 @@
  * kernel left it (nothing in between may clobber it).
  */
 int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/*
+ * A zeroed page-sized buffer that starts with *attr, its size field set to
+ * `size`: for attr-size tests that pass sizes beyond the struct. free() it.
+ */
+void *pc_attr_page(const struct perfconf_attr *attr, uint32_t size);
+/* The size field of such a buffer (as the kernel may have rewritten it). */
+uint32_t pc_attr_page_size(const void *page);
+
 /* The errno of this thread's last failed pc_open*() (0 after a success). */
 int pc_last_open_errno(void);
 /* The same with a raw buffer of any size: for attr-size tests. */
@@ -54,9 +62,10 @@ int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *n
  */
 int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size_t pathlen);
 
-/* read(2) of exactly `len` bytes from an event fd; -1 and errno otherwise. */
-int pc_read(int fd, void *buf, size_t len);
-/* read of a single counter value (read_format 0). */
+/*
+ * One counter value (read_format 0): 0, or -1 with errno; a read that
+ * returns 0 bytes (an event in error state reads as EOF) sets ENODATA.
+ */
 int pc_read_count(int fd, uint64_t *value);
 /* ioctl wrappers returning 0 or -1 with errno. */
 int pc_enable(int fd);

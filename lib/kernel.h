@@ -8,7 +8,7 @@
 
 struct pc_kernel {
 	char release[128];	/* uname -r */
-	char arch[32];		/* uname -m */
+	char arch[65];		/* uname -m */
 	int major, minor, patch;
 	int kver;		/* PC_KVER(major, minor) */
 };

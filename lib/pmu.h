@@ -10,10 +10,10 @@
 #define PC_PMU_SYSFS "/sys/bus/event_source/devices"
 
 /*
- * The PMU's dynamic type number, or -ENOENT when no PMU of that name is
- * here. The generic PMUs ("software", "tracepoint", "breakpoint") are
- * looked up the same way: their numbers happen to be fixed, but a test
- * that needs one still asks.
+ * The PMU's type number from sysfs, or -ENOENT when no PMU of that name is
+ * here. Dynamic PMUs (uprobe, kprobe, msr, armv8_pmuv3...) must be looked up
+ * this way. The generic types (PERF_TYPE_SOFTWARE, _TRACEPOINT, _BREAKPOINT)
+ * are fixed by the ABI; tests/abi checks that sysfs agrees with them.
  */
 int pc_pmu_type(const char *pmu);
 bool pc_pmu_exists(const char *pmu);

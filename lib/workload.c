@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Deterministic workloads. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+/* Kept out of line and unclonable: breakpoints and uprobes go here. */
+__attribute__((__noinline__, __noipa__, used)) void pc_work_target(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((__noinline__, __noipa__)) void pc_work_calls(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		pc_work_target();
+}
+
+__attribute__((__noinline__, __noipa__)) void pc_work_touch(volatile uint64_t *p)
+{
+	*p = *p + 1;
+}
+
+__attribute__((__noinline__, __noipa__)) uint64_t pc_work_loop(unsigned long n)
+{
+	uint64_t acc = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		acc += i;
+		__asm__ volatile("" : "+r"(acc));
+	}
+	return acc;
+}
+
+int pc_work_page_faults(unsigned long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = n * (size_t)page;
+	unsigned char *p;
+
+	if (!n)
+		return 0;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	/* One fault per page: no transparent huge page may cover several. */
+	madvise(p, len, MADV_NOHUGEPAGE);
+	for (unsigned long i = 0; i < n; i++)
+		((volatile unsigned char *)p)[i * (size_t)page] = 1;
+	munmap(p, len);
+	return 0;
+}
+
+int pc_work_context_switches(unsigned long n)
+{
+	int to_child[2], to_parent[2];
+	cpu_set_t one;
+	char c = 0;
+	pid_t child;
+
+	/* Both ends on one CPU: every round trip blocks the caller once. */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &one);
+	if (pipe(to_child) || pipe(to_parent))
+		return -errno;
+	child = fork();
+	if (child < 0)
+		return -errno;
+	if (child == 0) {
+		sched_setaffinity(0, sizeof(one), &one);
+		while (read(to_child[0], &c, 1) == 1)
+			if (write(to_parent[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	cpu_set_t saved;
+	sched_getaffinity(0, sizeof(saved), &saved);
+	sched_setaffinity(0, sizeof(one), &one);
+	int err = 0;
+	for (unsigned long i = 0; i < n && !err; i++)
+		if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1)
+			err = -EIO;
+	close(to_child[1]);
+	close(to_child[0]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	waitpid(child, NULL, 0);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	return err;
+}
+
+pid_t pc_work_fork_exit(int code)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child < 0)
+		return -errno;
+	if (child == 0)
+		_exit(code);
+	if (waitpid(child, &status, 0) != child)
+		return -errno;
+	return child;
+}
+
+int pc_work_set_comm(const char *name)
+{
+	return prctl(PR_SET_NAME, name, 0, 0, 0) ? -errno : 0;
+}
+
+void *pc_work_mmap_file(size_t len, int exec, char *path, size_t pathlen)
+{
+	const char *dir = getenv("TMPDIR");
+	void *p;
+	int fd;
+
+	snprintf(path, pathlen, "%s/perfconf-map-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return MAP_FAILED;
+	if (ftruncate(fd, (off_t)len)) {
+		close(fd);
+		unlink(path);
+		return MAP_FAILED;
+	}
+	p = mmap(NULL, len, PROT_READ | (exec ? PROT_EXEC : 0), MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		unlink(path);
+	return p;
+}
+
+int pc_work_exec_self(const char *work)
+{
+	char *const argv[] = { "perfconf-exec-helper", NULL };
+
+	if (setenv(PC_EXEC_WORK_ENV, work, 1))
+		return -errno;
+	execv("/proc/self/exe", argv);
+	return -errno;
+}
+
+pid_t pc_work_exec(const char *work)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child < 0)
+		return -errno;
+	if (child == 0) {
+		pc_work_exec_self(work);
+		_exit(127);
+	}
+	if (waitpid(child, &status, 0) != child)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? child : -ECHILD;
+}
+
+/* In the exec'd image: do the work named in the environment, then exit. */
+__attribute__((constructor)) static void exec_helper(void)
+{
+	const char *work = getenv(PC_EXEC_WORK_ENV);
+	char verb[16], arg[64] = "";
+
+	if (!work)
+		return;
+	if (sscanf(work, "%15s %63s", verb, arg) < 1)
+		_exit(2);
+	if (!strcmp(verb, "calls"))
+		pc_work_calls(strtoul(arg, NULL, 0));
+	else if (!strcmp(verb, "loop"))
+		pc_work_loop(strtoul(arg, NULL, 0));
+	else if (!strcmp(verb, "faults"))
+		_exit(pc_work_page_faults(strtoul(arg, NULL, 0)) ? 1 : 0);
+	else if (!strcmp(verb, "comm"))
+		_exit(pc_work_set_comm(arg) ? 1 : 0);
+	else if (strcmp(verb, "exit"))
+		_exit(2);
+	_exit(0);
+}
