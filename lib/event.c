@@ -90,7 +90,7 @@ struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint6
 	return a;
 }
 
-struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const void *addr, uint64_t len)
+struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len)
 {
 	struct perfconf_attr a = pc_attr(PERF_TYPE_BREAKPOINT, 0);
 

@@ -49,7 +49,7 @@ struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint6
  * A breakpoint: bp_type HW_BREAKPOINT_{R,W,RW,X}, on addr, of len bytes.
  * The type is the "breakpoint" PMU's, discovered. For X, len is sizeof(long).
  */
-struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const void *addr, uint64_t len);
+struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len);
 /*
  * A tracepoint by name, e.g. ("syscalls", "sys_enter_getppid").
  * Returns 0, or -errno when tracefs or the tracepoint is not there.

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "kernel.h"
@@ -143,7 +145,7 @@ int pc_pmu_cpumask(const char *pmu, char *buf, size_t len)
 	return pmu_file(pmu, "cpumask", NULL, buf, len);
 }
 
-const char *pc_tracefs(void)
+static const char *mounted_tracefs(void)
 {
 	static const char *const places[] = {
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
@@ -157,6 +159,24 @@ const char *pc_tracefs(void)
 			return places[i];
 	}
 	return NULL;
+}
+
+const char *pc_tracefs(void)
+{
+	const char *found = mounted_tracefs();
+
+	if (found)
+		return found;
+	/*
+	 * Not mounted: mount it in a private mount namespace of this process,
+	 * so the machine's mounts stay as they were, and nothing is left
+	 * behind when the process exits.
+	 */
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		return NULL;
+	return mounted_tracefs();
 }
 
 long pc_tracepoint_id(const char *sys, const char *name)

@@ -38,7 +38,11 @@ int pc_pmu_event(const char *pmu, const char *event, char *buf, size_t len);
 int pc_pmu_cap(const char *pmu, const char *cap, char *buf, size_t len);
 int pc_pmu_cpumask(const char *pmu, char *buf, size_t len);
 
-/* tracefs mount point ("/sys/kernel/tracing" or the debugfs one), or NULL. */
+/*
+ * The tracefs mount point ("/sys/kernel/tracing" or the debugfs one), or
+ * NULL. When tracefs is not mounted, it is mounted in a private mount
+ * namespace of the calling process (root only), so nothing global changes.
+ */
 const char *pc_tracefs(void);
 /* A tracepoint's id from tracefs events/<sys>/<name>/id, or -errno. */
 long pc_tracepoint_id(const char *sys, const char *name);
