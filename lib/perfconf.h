@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "abi.h"
+#include "capture.h"
 #include "event.h"
 #include "kernel.h"
 #include "observe.h"

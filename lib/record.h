@@ -140,6 +140,11 @@ struct pc_record {
 	};
 	struct pc_sample sample;	/* PERF_RECORD_SAMPLE */
 	struct pc_sample_id sample_id;	/* trailer of the other types */
+	/*
+	 * A type this parser does not know (0, > PC_RECORD_TYPE_MAX): only the
+	 * header was decoded and checked. Not an error: walks go on past it.
+	 */
+	bool unknown;
 	char error[160];
 };
 
@@ -149,7 +154,22 @@ struct pc_record {
  */
 const char *pc_header_check(const struct perf_event_header *h, size_t avail);
 
-/* Decode one record of `len` bytes. 0, or -1 with rec->error set. */
+/*
+ * Decode the record at buf; `len` is the buffer's size, which may hold more
+ * after this record (only header.size bytes are decoded). 0, or -1 with
+ * rec->error set. Every byte of the record must be accounted for: a fixed
+ * layout that leaves bytes over, a string without its NUL or a count that
+ * runs past the end is an error.
+ *
+ * Two layout choices the ABI leaves to the reader:
+ *  - PERF_SAMPLE_BRANCH_STACK with PERF_SAMPLE_BRANCH_HW_INDEX: hw_idx is
+ *    always expected after nr (as perf does). A kernel that had no branch
+ *    stack at all writes nr = 0 alone, which then reads as truncated.
+ *  - PERF_SAMPLE_RAW: `size` counts the data; if 4 + size is not a multiple
+ *    of 8, the padding up to the next u64 is skipped (the kernel includes the
+ *    padding in size, so there is none to skip in its records).
+ * Unknown sample_type bits are an error: their layout cannot be known.
+ */
 int pc_record_parse(const struct pc_sample_format *fmt, const void *buf, size_t len,
 		    struct pc_record *rec);
 

@@ -109,16 +109,4 @@ TEST(e2big_writes_only_size)
 	free(page);
 }
 
-/* The written-back size is the one the ABI table gives for this release. */
-TEST(written_back_size_matches_release)
-{
-	uint32_t kernel_size = pc_kernel_attr_size();
-	uint32_t table = pc_attr_size_for_kernel(pc_kernel()->kver);
-
-	pc_observe("kernel_attr_size", "%u", kernel_size);
-	EXPECT_EQ(table, kernel_size) TH_LOG("kernel %s: table says %u, kernel wrote %u",
-					     pc_kernel()->release, table, kernel_size);
-	EXPECT_LE(0, pc_attr_size_ver_of(kernel_size)) TH_LOG("%u is no published size", kernel_size);
-}
-
 TEST_HARNESS_MAIN
