@@ -29,9 +29,12 @@ struct pc_sample_format {
 
 struct pc_sample_format pc_sample_format(const struct perfconf_attr *attr);
 
-/* struct sample_id, the trailer of non-sample records when sample_id_all=1 */
+/*
+ * struct sample_id, the trailer of non-sample records when sample_id_all=1,
+ * read from the end of the record. IDENTIFIER and ID carry the same value.
+ */
 struct pc_sample_id {
-	bool present;
+	bool present;		/* sample_id_all was set (even if no field is) */
 	uint32_t pid, tid;	/* PERF_SAMPLE_TID */
 	uint64_t time;		/* PERF_SAMPLE_TIME */
 	uint64_t id;		/* PERF_SAMPLE_ID or PERF_SAMPLE_IDENTIFIER */
@@ -50,7 +53,11 @@ struct pc_read_values {
 	struct pc_read_value values[PC_READ_MAX_VALUES];
 };
 
-/* Decode a read(2) buffer or a READ record body. Returns bytes used or -1. */
+/*
+ * Decode a read(2) buffer or a READ record body. Returns bytes used (len may
+ * be larger) or -1 with *err set (per-thread buffer; err may be NULL). A
+ * group of more than PC_READ_MAX_VALUES is an error.
+ */
 int pc_read_values_decode(uint64_t read_format, const void *buf, size_t len,
 			  struct pc_read_values *out, const char **err);
 /* The size read(2) returns for this read_format with nr events in the group. */
@@ -150,7 +157,8 @@ struct pc_record {
 
 /*
  * Check a record header alone: size >= 8, a multiple of 8, not beyond `avail`.
- * Returns NULL if good, else a reason.
+ * Returns NULL if good, else a reason (in a per-thread buffer, valid until
+ * the next call). With avail < 8 the header is not read at all.
  */
 const char *pc_header_check(const struct perf_event_header *h, size_t avail);
 
