@@ -14,7 +14,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib -I$(B)/include
 # The harness macros leave _metadata/variant unused and compare mixed signs.
 TEST_CFLAGS := -Wno-unused-parameter -Wno-sign-compare
-LDLIBS  := -lcap -lz
+LDLIBS  := -lcap -lz -lpthread
 LDFLAGS ?=
 ifeq ($(STATIC),1)
 LDFLAGS += -static

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "observe.h"
 #include "pmu.h"
 
 static __thread int last_open_errno;
@@ -44,6 +45,14 @@ int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, 
 		return 0;
 	}
 	return last_open_errno;
+}
+
+int pc_observe_open(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu)
+{
+	int err = pc_open_errno(attr, pid, cpu, -1, 0);
+
+	pc_observe_errno(key, err);
+	return err;
 }
 
 void *pc_attr_page(const struct perfconf_attr *attr, uint32_t size)

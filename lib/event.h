@@ -39,6 +39,13 @@ int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flag
 /* errno of an open that is expected to fail (0 if it opened; the fd is closed). */
 int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 
+/*
+ * Open, report the outcome as the observation `key` (the errno's name, OK
+ * when it opened), close. Returns the errno, 0 if it opened: acceptance
+ * that differs by kernel version is pinned by the baseline this way.
+ */
+int pc_observe_open(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu);
+
 /* An empty attr of the newest size. */
 struct perfconf_attr pc_attr(uint32_t type, uint64_t config);
 /* A software counting event (PERF_COUNT_SW_*). */

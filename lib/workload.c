@@ -2,6 +2,7 @@
 /* Deterministic workloads. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,25 +166,71 @@ pid_t pc_work_exec(const char *work)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? child : -ECHILD;
 }
 
-/* In the exec'd image: do the work named in the environment, then exit. */
-__attribute__((constructor)) static void exec_helper(void)
+int pc_work_do(const char *work)
 {
-	const char *work = getenv(PC_EXEC_WORK_ENV);
 	char verb[16], arg[64] = "";
 
-	if (!work)
-		return;
 	if (sscanf(work, "%15s %63s", verb, arg) < 1)
-		_exit(2);
+		return -EINVAL;
 	if (!strcmp(verb, "calls"))
 		pc_work_calls(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "loop"))
 		pc_work_loop(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "faults"))
-		_exit(pc_work_page_faults(strtoul(arg, NULL, 0)) ? 1 : 0);
+		return pc_work_page_faults(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "comm"))
-		_exit(pc_work_set_comm(arg) ? 1 : 0);
+		return pc_work_set_comm(arg);
 	else if (strcmp(verb, "exit"))
-		_exit(2);
-	_exit(0);
+		return -EINVAL;
+	return 0;
+}
+
+pid_t pc_work_in_child(const char *work)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child < 0)
+		return -errno;
+	if (child == 0)
+		_exit(pc_work_do(work) ? 1 : 0);
+	if (waitpid(child, &status, 0) != child)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? child : -ECHILD;
+}
+
+struct thread_work {
+	const char *work;
+	pid_t tid;
+	int err;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_work *t = arg;
+
+	t->tid = gettid();
+	t->err = pc_work_do(t->work);
+	return NULL;
+}
+
+pid_t pc_work_in_thread(const char *work)
+{
+	struct thread_work t = { .work = work };
+	pthread_t thread;
+	int err = pthread_create(&thread, NULL, thread_main, &t);
+
+	if (err)
+		return -err;
+	pthread_join(thread, NULL);
+	return t.err ? t.err : t.tid;
+}
+
+/* In the exec'd image: do the work named in the environment, then exit. */
+__attribute__((constructor)) static void exec_helper(void)
+{
+	const char *work = getenv(PC_EXEC_WORK_ENV);
+
+	if (work)
+		_exit(pc_work_do(work) ? 1 : 0);
 }

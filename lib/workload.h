@@ -36,10 +36,21 @@ int pc_work_context_switches(unsigned long n);
 /* fork a child that exits with `code`; waits for it. Returns the child's pid. */
 pid_t pc_work_fork_exit(int code);
 /*
+ * Named work, so a child, a thread or an exec'd helper can be told what to
+ * do: "exit", "calls N" (N calls of pc_work_target), "loop N",
+ * "faults N" (N page faults), "comm NAME". Returns 0, or -EINVAL for
+ * unknown work, or the workload's -errno.
+ */
+int pc_work_do(const char *work);
+/* fork; the child does the work and exits; waits. The child's pid, or -errno. */
+pid_t pc_work_in_child(const char *work);
+/* A thread (CLONE_THREAD) does the work; joined before return. Its tid, or -errno. */
+pid_t pc_work_in_thread(const char *work);
+
+/*
  * fork + exec of this very binary (/proc/self/exe) as a helper: a
  * constructor in the lib sees PC_EXEC_WORK_ENV in the new image and does
- * that work before main, then exits 0. `work` is "exit", "calls N",
- * "faults N" or "comm NAME". Returns the helper's pid after it was reaped
+ * that work (pc_work_do) before main, then exits 0. Returns the helper's pid after it was reaped
  * with exit status 0, or -errno / -ECHILD when it failed.
  */
 #define PC_EXEC_WORK_ENV "PERFCONF_EXEC_WORK"
