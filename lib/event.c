@@ -119,6 +119,54 @@ int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *n
 	return 0;
 }
 
+int pc_attr_set_format(struct perfconf_attr *attr, const char *pmu, const char *term, uint64_t value)
+{
+	uint64_t *words[] = { &attr->config, &attr->config1, &attr->config2, &attr->config3, &attr->config4 };
+	struct pc_pmu_format f;
+	int err = pc_pmu_format(pmu, term, &f);
+
+	if (err)
+		return err;
+	for (unsigned int bit = 0; bit < 64 && value; bit++) {
+		if (!(f.mask & (1ULL << bit)))
+			continue;
+		if (value & 1)
+			*words[f.word] |= 1ULL << bit;
+		value >>= 1;
+	}
+	return value ? -EINVAL : 0;	/* bits left over: the value does not fit */
+}
+
+int pc_attr_pmu_event(struct perfconf_attr *out, const char *pmu, const char *event)
+{
+	char spec[256];
+	int type = pc_pmu_type(pmu);
+
+	if (type < 0)
+		return type;
+	int err = pc_pmu_event(pmu, event, spec, sizeof(spec));
+	if (err)
+		return err;
+	*out = pc_attr((uint32_t)type, 0);
+	/* "event=0x3c,umask=0x01,edge" : a term alone means 1 */
+	for (char *save, *term = strtok_r(spec, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(term, '=');
+		uint64_t value = 1;
+
+		if (eq) {
+			char *end;
+			*eq = '\0';
+			value = strtoull(eq + 1, &end, 0);
+			if (*end)
+				return -EINVAL;
+		}
+		err = pc_attr_set_format(out, pmu, term, value);
+		if (err)
+			return err == -ENOENT ? -EINVAL : err;
+	}
+	return 0;
+}
+
 /* The file offset of code at `addr` in this executable, from /proc/self/maps. */
 static int file_offset_of(const void *addr, char *path, size_t pathlen, uint64_t *offset)
 {

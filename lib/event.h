@@ -63,6 +63,20 @@ struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile voi
  */
 int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *name);
 /*
+ * An event of a dynamic PMU named by its sysfs events/<event> file, e.g.
+ * ("msr", "tsc") or ("armv8_pmuv3_0", "inst_retired"): the type is read
+ * from sysfs and each "term=value" of the event is placed in config..config4
+ * through the PMU's format/<term> bit ranges. Returns 0, or -ENOENT when
+ * the PMU or event is not here, -EINVAL when a term cannot be placed.
+ */
+int pc_attr_pmu_event(struct perfconf_attr *out, const char *pmu, const char *event);
+/*
+ * Place `value` into the attr through a format/ term of the PMU ("event",
+ * "umask", "retprobe"): its low bits go to the term's bits, lowest first.
+ */
+int pc_attr_set_format(struct perfconf_attr *attr, const char *pmu, const char *term, uint64_t value);
+
+/*
  * A uprobe on a function of this executable (a noinline one). The offset in
  * the file is computed from /proc/self/maps. Returns 0, or -errno (-ENOENT
  * when there is no uprobe PMU). `path` must stay alive while the attr is used.

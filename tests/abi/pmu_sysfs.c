@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PMU sysfs ABI (Documentation/ABI/testing/sysfs-bus-event_source-*):
+ * every PMU under /sys/bus/event_source/devices has a decimal "type"; each
+ * format/<term> file is "configN:bits" naming config..config4 and bit ranges
+ * below 64; each events/<name> file is a list of terms that the PMU's
+ * format/ describes, and the event it describes can be opened.
+ */
+#include <dirent.h>
+
+#include "perfconf.h"
+
+/* Calls fn for each entry of a PMU's sysfs subdirectory; the count of entries. */
+static int for_each_entry(const char *pmu, const char *sub,
+			  void (*fn)(struct __test_metadata *, const char *, const char *),
+			  struct __test_metadata *_metadata)
+{
+	char path[512];
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(path, sizeof(path), PC_PMU_SYSFS "/%s/%s", pmu, sub);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strchr(e->d_name, '.'))
+			continue;	/* ".scale"/".unit" companions of events */
+		fn(_metadata, pmu, e->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static void check_format(struct __test_metadata *_metadata, const char *pmu, const char *term)
+{
+	struct pc_pmu_format f;
+
+	EXPECT_EQ(0, pc_pmu_format(pmu, term, &f)) TH_LOG("%s/format/%s does not parse", pmu, term);
+	EXPECT_NE(0, f.mask) TH_LOG("%s/format/%s has no bits", pmu, term);
+}
+
+static void check_event(struct __test_metadata *_metadata, const char *pmu, const char *event)
+{
+	struct perfconf_attr attr;
+
+	EXPECT_EQ(0, pc_attr_pmu_event(&attr, pmu, event))
+		TH_LOG("%s/events/%s uses a term its format/ lacks", pmu, event);
+}
+
+TEST(every_type_is_a_number)
+{
+	char **pmus = pc_pmu_list();
+
+	ASSERT_NE(NULL, pmus);
+	ASSERT_NE(NULL, pmus[0]) TH_LOG("no PMU at all in " PC_PMU_SYSFS);
+	for (char **p = pmus; *p; p++) {
+		EXPECT_LE(0, pc_pmu_type(*p)) TH_LOG("%s/type", *p);
+	}
+	pc_strv_free(pmus);
+}
+
+TEST(types_are_unique)
+{
+	char **pmus = pc_pmu_list();
+
+	ASSERT_NE(NULL, pmus);
+	for (char **a = pmus; *a; a++) {
+		for (char **b = a + 1; *b; b++) {
+			EXPECT_NE(pc_pmu_type(*a), pc_pmu_type(*b)) TH_LOG("%s and %s", *a, *b);
+		}
+	}
+	pc_strv_free(pmus);
+}
+
+TEST(every_format_parses)
+{
+	char **pmus = pc_pmu_list();
+	int n = 0;
+
+	ASSERT_NE(NULL, pmus);
+	for (char **p = pmus; *p; p++)
+		n += for_each_entry(*p, "format", check_format, _metadata);
+	pc_strv_free(pmus);
+	if (!n)
+		SKIP(return, "no PMU here has format/ entries");
+}
+
+TEST(every_event_uses_known_terms)
+{
+	char **pmus = pc_pmu_list();
+	int n = 0;
+
+	ASSERT_NE(NULL, pmus);
+	for (char **p = pmus; *p; p++)
+		n += for_each_entry(*p, "events", check_event, _metadata);
+	pc_strv_free(pmus);
+	if (!n)
+		SKIP(return, "no PMU here has events/ entries");
+}
+
+/* The uprobe PMU's retprobe format bit, where the PMU exists. */
+TEST(uprobe_retprobe_format)
+{
+	struct pc_pmu_format f;
+
+	REQUIRE_PMU("uprobe");
+	ASSERT_EQ(0, pc_pmu_format("uprobe", "retprobe", &f));
+	EXPECT_EQ(0, f.word);
+	EXPECT_EQ(1, __builtin_popcountll(f.mask)) TH_LOG("retprobe is one bit");
+}
+
+TEST_HARNESS_MAIN
