@@ -11,6 +11,9 @@
  *	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
  *	const struct pc_record *comm = pc_capture_find(&cap, PERF_RECORD_COMM, 0);
  *
+ * An event with inherit=1 has a ring only when it is bound to a CPU (the
+ * kernel refuses to mmap a per-task inherited event: EINVAL).
+ *
  * Each record's bytes are copied out of the ring, so decoded pointers
  * (filenames, callchains) stay valid until pc_capture_close().
  */

@@ -77,12 +77,16 @@ int pc_work_context_switches(unsigned long n)
 	if (child < 0)
 		return -errno;
 	if (child == 0) {
+		close(to_child[1]);
+		close(to_parent[0]);
 		sched_setaffinity(0, sizeof(one), &one);
 		while (read(to_child[0], &c, 1) == 1)
 			if (write(to_parent[1], &c, 1) != 1)
 				break;
 		_exit(0);
 	}
+	close(to_child[0]);
+	close(to_parent[1]);
 	cpu_set_t saved;
 	sched_getaffinity(0, sizeof(saved), &saved);
 	sched_setaffinity(0, sizeof(one), &one);
@@ -90,10 +94,8 @@ int pc_work_context_switches(unsigned long n)
 	for (unsigned long i = 0; i < n && !err; i++)
 		if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1)
 			err = -EIO;
-	close(to_child[1]);
-	close(to_child[0]);
+	close(to_child[1]);	/* the child reads EOF and exits */
 	close(to_parent[0]);
-	close(to_parent[1]);
 	waitpid(child, NULL, 0);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	return err;

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A tiny BPF program loader on the raw bpf(2) syscall (no libbpf): enough
+ * to make the kernel register and unregister a JITed BPF program, whose
+ * KSYMBOL, BPF_EVENT and TEXT_POKE records a test then checks against what
+ * BPF_OBJ_GET_INFO_BY_FD says about the program.
+ *
+ *	struct pc_bpf_prog prog;
+ *	int err = pc_bpf_load_trivial(&prog, "perfconf");
+ *	if (err == -EPERM) SKIP(...);
+ *	... prog.id, prog.tag, prog.ksym ...
+ *	pc_bpf_close(&prog);
+ */
+#ifndef PERFCONF_BPF_H
+#define PERFCONF_BPF_H
+
+#include <stdint.h>
+
+#define PC_BPF_TAG_SIZE 8
+
+struct pc_bpf_prog {
+	int fd;				/* -1 when not loaded */
+	uint32_t id;			/* bpf_prog_info.id */
+	uint8_t tag[PC_BPF_TAG_SIZE];	/* bpf_prog_info.tag */
+	uint32_t jited_len;		/* 0: the program is not JITed */
+	uint64_t jited_addr;		/* 0 when the kernel does not show addresses */
+	char name[16];
+	char ksym[64];			/* the kallsyms name: bpf_prog_<tag in hex>_<name> */
+};
+
+/*
+ * Load "r0 = 0; exit" as a socket filter called `name` (at most 15
+ * characters) and read its info. 0, or -errno from bpf(2): -EPERM when
+ * this user may not load programs, -ENOSYS without the syscall.
+ */
+int pc_bpf_load_trivial(struct pc_bpf_prog *p, const char *name);
+/*
+ * A socket filter that tail-calls slot 0 of the prog array map_fd with a
+ * constant key (a direct tail call that the x86 JIT patches in place when
+ * the slot is filled), then returns 0.
+ */
+int pc_bpf_load_tail_caller(struct pc_bpf_prog *p, const char *name, int map_fd);
+/* A BPF_MAP_TYPE_PROG_ARRAY of one slot: its fd, or -errno. */
+int pc_bpf_prog_array(void);
+/* Put prog_fd into slot `key` of a prog array. 0 or -errno. */
+int pc_bpf_prog_array_set(int map_fd, uint32_t key, int prog_fd);
+/*
+ * The program's JITed machine code as it is now (text patching included):
+ * copies up to len bytes, returns the image's size, or -errno; 0 when the
+ * kernel does not show it to this user.
+ */
+long pc_bpf_jited_image(const struct pc_bpf_prog *p, void *buf, uint32_t len);
+/* Close the program's fd (the kernel unloads it when nothing else holds it). */
+void pc_bpf_close(struct pc_bpf_prog *p);
+/* /proc/sys/net/core/bpf_jit_harden, or 0 when unreadable. */
+int pc_bpf_jit_harden(void);
+
+#endif

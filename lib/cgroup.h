@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cgroup hierarchy that hosts the perf_event controller, found in
+ * /proc/self/mountinfo (never a hard-coded path): a cgroup v1 mount with
+ * the perf_event option if there is one, else the cgroup2 mount, where
+ * perf_event is implicitly enabled in every cgroup.
+ *
+ * Tests make their own short-lived cgroups there and remove them, also on
+ * failure (a fixture's teardown calls pc_cgroup_remove()).
+ */
+#ifndef PERFCONF_CGROUP_H
+#define PERFCONF_CGROUP_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pc_cgroup_mount {
+	char dir[PATH_MAX];	/* the mount point */
+	char root[PATH_MAX];	/* the mount's root within the hierarchy: "/" mostly */
+	bool v2;
+};
+
+/* Find the hierarchy. 0, or -ENOENT when no cgroup hierarchy is mounted. */
+int pc_cgroup_perf_mount(struct pc_cgroup_mount *m);
+
+/*
+ * A name no other test process uses at the same time:
+ * "perfconf-<pid>-<n>". Returns buf.
+ */
+char *pc_cgroup_unique_name(char *buf, size_t len);
+
+/*
+ * mkdir <mount>/<rel> (rel has no leading '/'); writes that path into
+ * path[]. 0 or -errno.
+ */
+int pc_cgroup_create(const struct pc_cgroup_mount *m, const char *rel, char *path, size_t len);
+
+/*
+ * The cgroup's path as the kernel names it, from the root of the
+ * hierarchy: the mount's root joined with rel ("/perfconf-1-0").
+ */
+void pc_cgroup_kernel_path(const struct pc_cgroup_mount *m, const char *rel, char *buf, size_t len);
+
+/* rmdir, ignoring a path that is already gone. 0 or -errno. */
+int pc_cgroup_remove(const char *path);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Page faults at known addresses, one at a time: for tests that need to
+ * tell which event a sample came from (PERF_SAMPLE_ADDR is the faulting
+ * address, PERF_SAMPLE_IP lies in pc_fault_write()) or that act between
+ * two events (poll after each sample).
+ *
+ *	struct pc_faults f;
+ *	ASSERT_EQ(0, pc_faults_map(&f, 64));
+ *	pc_enable(fd);
+ *	pc_faults_next(&f, 64);		// exactly 64 user-mode faults
+ *	pc_disable(fd);
+ *	... sample k has addr == pc_faults_addr(&f, k) ...
+ *	pc_faults_unmap(&f);
+ *
+ * A test that counts faults in user mode should use exclude_kernel = 1 and
+ * have done one round of its own loop before enabling, so that the code,
+ * stack and PLT pages it runs through are already there.
+ */
+#ifndef PERFCONF_FAULTS_H
+#define PERFCONF_FAULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pc_faults {
+	unsigned char *base;	/* first page */
+	size_t pages;		/* how many were mapped */
+	size_t page_size;
+	size_t next;		/* the next page to fault */
+};
+
+/* Map `pages` fresh anonymous pages (no huge pages), none touched yet. 0 or -errno. */
+int pc_faults_map(struct pc_faults *f, size_t pages);
+/*
+ * Write the next n pages once each, in order: n minor faults in user mode,
+ * each at pc_faults_addr(f, k) for the k-th page. Returns how many pages
+ * were faulted (fewer if the mapping ran out).
+ */
+size_t pc_faults_next(struct pc_faults *f, size_t n);
+/* The address of the k-th page (the faulting address of its fault). */
+uint64_t pc_faults_addr(const struct pc_faults *f, size_t k);
+void pc_faults_unmap(struct pc_faults *f);
+
+/*
+ * The noinline function whose store takes each fault: the sampled IP of a
+ * fault lies in [pc_fault_write, pc_fault_write + PC_FAULT_WRITE_MAX).
+ */
+void pc_fault_write(volatile unsigned char *p);
+#define PC_FAULT_WRITE_MAX 64
+/* True when ip lies inside pc_fault_write(). */
+int pc_fault_ip(uint64_t ip);
+
+#endif

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Samples taken at a known place, and where their addresses lie (see sample_site.h). */
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "sample_site.h"
+
+struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
+{
+	struct perfconf_attr a = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, sample_type);
+
+	a.exclude_user = 1;
+	return a;
+}
+
+int pc_kernel_faults(unsigned long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = (n ? n : 1) * (size_t)page;
+	unsigned char *p;
+
+	/* Nothing else here writes user memory from the kernel. */
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	madvise(p, len, MADV_NOHUGEPAGE);
+	int err = 0;
+	for (unsigned long i = 0; i < n && !err; i++)
+		if (uname((struct utsname *)(p + i * (size_t)page)))
+			err = -errno;
+	munmap(p, len);
+	return err;
+}
+
+void pc_kernel_faults_work(void *n)
+{
+	pc_kernel_faults((unsigned long)(uintptr_t)n);
+}
+
+void pc_getppid_calls(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+void pc_getppid_work(void *n)
+{
+	pc_getppid_calls((unsigned long)(uintptr_t)n);
+}
+
+const char *pc_getppid_symbol(void)
+{
+#if defined(__x86_64__)
+	return "__x64_sys_getppid";
+#elif defined(__aarch64__)
+	return "__arm64_sys_getppid";
+#else
+	return NULL;
+#endif
+}
+
+struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample_type)
+{
+	struct perfconf_attr a = pc_attr_breakpoint(HW_BREAKPOINT_X, func, sizeof(long));
+
+	a.sample_period = 1;
+	a.sample_type = sample_type;
+	return a;
+}
+
+int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
+			 pc_work_fn work, void *arg)
+{
+	int err = pc_capture_open_pages(c, attr, 0, -1, pages_log2);
+
+	if (err)
+		return err;
+	if (pc_enable(c->fd)) {
+		snprintf(c->error, sizeof(c->error), "enable: %s", strerror(errno));
+		return -1;
+	}
+	work(arg);
+	if (pc_disable(c->fd)) {
+		snprintf(c->error, sizeof(c->error), "disable: %s", strerror(errno));
+		return -1;
+	}
+	return pc_capture_read(c) < 0 ? -1 : 0;
+}
+
+int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg)
+{
+	return pc_capture_run_pages(c, attr, PC_CAPTURE_PAGES_LOG2, work, arg);
+}
+
+int pc_kernel_text_address(uint64_t *addr)
+{
+	struct pc_capture cap;
+	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP);
+	int err = pc_capture_run(&cap, &attr, pc_kernel_faults_work, PC_N(1));
+	if (err > 0)
+		return -err;
+	const struct pc_record *r = err ? NULL : pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
+	uint64_t ip = r ? r->sample.ip : 0;
+
+	pc_capture_close(&cap);
+	if (!ip)
+		return -EIO;
+	*addr = ip;
+	return 0;
+}
+
+bool pc_callchain_is_marker(uint64_t entry)
+{
+	return entry >= (uint64_t)PERF_CONTEXT_MAX;
+}
+
+unsigned int pc_callchain_count(const struct pc_sample *s, uint64_t value)
+{
+	unsigned int n = 0;
+
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		n += s->callchain[i] == value;
+	return n;
+}
+
+long pc_callchain_find(const struct pc_sample *s, uint64_t value)
+{
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		if (s->callchain[i] == value)
+			return (long)i;
+	return -1;
+}
+
+enum pc_addr_class pc_addr_class(uint64_t addr)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	enum pc_addr_class class = PC_ADDR_UNMAPPED;
+	char line[4096];
+
+	if (!maps)
+		return PC_ADDR_UNMAPPED;
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long long start, end;
+		char perms[8];
+
+		if (sscanf(line, "%llx-%llx %7s", &start, &end, perms) != 3)
+			continue;
+		if (addr >= start && addr < end) {
+			class = perms[2] == 'x' ? PC_ADDR_TEXT : PC_ADDR_DATA;
+			break;
+		}
+	}
+	fclose(maps);
+	return class;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Samples taken at a known place, and where their addresses lie: for tests
+ * of what a sample holds (callchains, registers, the user stack).
+ *
+ *  - In the kernel, on behalf of this task, with a user part: a page
+ *    fault the kernel takes while a system call writes into a fresh user
+ *    page (software event PAGE_FAULTS, exclude_user = 1, sample_period 1).
+ *    Each fault is one sample; its IP and interrupted registers are the
+ *    kernel's, its user registers those of the system call. (A syscall
+ *    tracepoint would not do: it passes the syscall's user registers, so
+ *    its samples are user-mode samples with no kernel callchain.)
+ *  - In user mode, at a function: an execute breakpoint on its first
+ *    instruction, sample_period 1. Each call is one sample whose IP (and
+ *    user PC register) is the function's address, taken before its first
+ *    instruction ran: the argument registers still hold the arguments.
+ *
+ *	struct perfconf_attr a = pc_attr_function_sampling(target, PERF_SAMPLE_IP);
+ *	ASSERT_EQ(0, pc_capture_run(&cap, &a, call_target, NULL));
+ */
+#ifndef PERFCONF_SAMPLE_SITE_H
+#define PERFCONF_SAMPLE_SITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "capture.h"
+#include "uapi.h"
+
+/* The sampling attr of page faults taken in the kernel. */
+struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type);
+/*
+ * Exactly n page faults taken in kernel mode: uname(2) writes into n
+ * fresh pages, one each. 0 or -errno.
+ */
+int pc_kernel_faults(unsigned long n);
+/* The same as a pc_work_fn: pc_capture_run(c, attr, pc_kernel_faults_work, PC_N(n)). */
+void pc_kernel_faults_work(void *n);
+#define PC_N(n) ((void *)(uintptr_t)(n))
+
+/* n getppid() system calls (syscalls:sys_enter_getppid fires n times), and as a pc_work_fn. */
+void pc_getppid_calls(unsigned long n);
+void pc_getppid_work(void *n);
+/*
+ * The kernel function each getppid() enters, named by the syscall wrapper
+ * convention of this arch (since 4.17 on x86_64, 4.19 on arm64):
+ * "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for other arches.
+ */
+const char *pc_getppid_symbol(void);
+
+/* The sampling attr of an execute breakpoint on func. */
+struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample_type);
+
+/*
+ * Open the event on this task (its ring 1 + 2^pages_log2 pages), enable,
+ * run work(arg), disable, read every record. Returns 0; the open's or
+ * mmap's errno (c->fd == -1 then); or -1 with the reason in c->error.
+ * The capture stays open for the caller to inspect and close.
+ */
+typedef void (*pc_work_fn)(void *arg);
+int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
+int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
+			 pc_work_fn work, void *arg);
+
+/*
+ * An address of kernel text, learned without kallsyms: the IP of a sample
+ * of a page fault taken in the kernel. 0, or -errno.
+ */
+int pc_kernel_text_address(uint64_t *addr);
+
+/*
+ * Callchains. A context marker (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER...)
+ * is an entry >= PERF_CONTEXT_MAX; the ips after it are in that context.
+ */
+bool pc_callchain_is_marker(uint64_t entry);
+/* How many entries equal value. */
+unsigned int pc_callchain_count(const struct pc_sample *s, uint64_t value);
+/* The index of the first entry equal to value, or -1. */
+long pc_callchain_find(const struct pc_sample *s, uint64_t value);
+
+/*
+ * Whether addr lies in one of this process's mappings (/proc/self/maps),
+ * and if so whether that mapping is executable. Kernel text never does.
+ */
+enum pc_addr_class {
+	PC_ADDR_UNMAPPED,
+	PC_ADDR_DATA,	/* mapped, not executable */
+	PC_ADDR_TEXT,	/* mapped executable: the binary, a library, the vdso */
+};
+enum pc_addr_class pc_addr_class(uint64_t addr);
+
+#endif

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Catching the synchronous SIGTRAP of a sigtrap=1 event, with the perf
+ * fields of its siginfo.
+ *
+ *	ASSERT_EQ(0, pc_sigtrap_catch());
+ *	... the event overflows ...
+ *	ASSERT_EQ(1, pc_sigtrap_count());
+ *	const struct pc_sigtrap *t = pc_sigtrap_get(0);
+ *	EXPECT_EQ(PC_TRAP_PERF, t->code);
+ *
+ * The kernel (5.13+) sends SIGTRAP with si_code TRAP_PERF, si_addr, and in
+ * the _sigfault member after si_addr: { unsigned long data; u32 type;
+ * u32 flags; } = si_perf_data (attr.sig_data), si_perf_type (attr.type),
+ * si_perf_flags (5.18+: TRAP_PERF_FLAG_ASYNC when SIGTRAP was blocked).
+ * glibc's siginfo_t has no names for them, so they are read at the
+ * kernel's offsets (pc_siginfo_perf).
+ */
+#ifndef PERFCONF_SIGTRAP_H
+#define PERFCONF_SIGTRAP_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PC_TRAP_PERF		6	/* si_code of a perf SIGTRAP */
+#define PC_TRAP_PERF_FLAG_ASYNC	1u	/* si_perf_flags: sent while SIGTRAP was blocked */
+
+/* One caught SIGTRAP. */
+struct pc_sigtrap {
+	int signo, code, err;		/* si_signo, si_code, si_errno */
+	uint64_t addr;			/* si_addr */
+	uint64_t perf_data;		/* si_perf_data: the event's sig_data */
+	uint32_t perf_type;		/* si_perf_type: the event's attr.type */
+	uint32_t perf_flags;		/* si_perf_flags */
+	pid_t tid;			/* the thread that ran the handler */
+};
+
+/* The perf fields of a siginfo, read at the kernel's offsets. */
+void pc_siginfo_perf(const siginfo_t *si, struct pc_sigtrap *out);
+
+/*
+ * Install a SA_SIGINFO handler for SIGTRAP that logs every signal (the
+ * first PC_SIGTRAP_LOG in full), run it once (so that its first run's page
+ * faults happen now), and clear the log. 0 or -errno.
+ */
+#define PC_SIGTRAP_LOG 64
+int pc_sigtrap_catch(void);
+/* SIGTRAPs caught since pc_sigtrap_catch() (all of them, logged or not). */
+unsigned int pc_sigtrap_count(void);
+/* The nth caught SIGTRAP (from 0), or NULL if not logged. */
+const struct pc_sigtrap *pc_sigtrap_get(unsigned int n);
+/* Put back the disposition SIGTRAP had before pc_sigtrap_catch(). */
+void pc_sigtrap_release(void);
+
+#endif

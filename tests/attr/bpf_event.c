@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_event (since Linux 5.0): "This enables the generation of
+ * PERF_RECORD_BPF_EVENT records when an eBPF program is loaded or
+ * unloaded." The record's type is PERF_BPF_EVENT_PROG_LOAD or
+ * PERF_BPF_EVENT_PROG_UNLOAD, id "is the ID of the BPF program" and tag
+ * "is the tag of the BPF program": both what BPF_OBJ_GET_INFO_BY_FD says.
+ */
+#include "perfconf.h"
+#include "attr_probe.h"
+#include "bpf.h"
+#include "sideband.h"
+
+#define FIELD "bpf_event"
+
+static struct perfconf_attr bpf_attr(int ksymbol)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+
+	attr.bpf_event = 1;
+	attr.ksymbol = ksymbol;
+	return attr;
+}
+
+/* Load (and with `unload`, close again) a trivial program while the event is enabled. */
+#define LOAD_OR_SKIP(cap, prog, unload) do { \
+	ASSERT_EQ(0, pc_enable((cap)->fd)); \
+	int err_ = pc_bpf_load_trivial(prog, "perfconf_bpfev"); \
+	if (!err_ && (unload)) \
+		pc_bpf_close(prog); \
+	ASSERT_EQ(0, pc_disable((cap)->fd)); \
+	if (err_ == -EPERM || err_ == -ENOSYS) \
+		SKIP(return, "loading a BPF program is not permitted here (%s)", pc_errno_name(-err_)); \
+	ASSERT_ERRNO(0, -err_); \
+} while (0)
+
+static void expect_prog(struct __test_metadata *_metadata, const struct pc_record *r,
+			const struct pc_bpf_prog *prog)
+{
+	EXPECT_EQ(prog->id, r->bpf_event.id);
+	EXPECT_EQ(0, memcmp(prog->tag, r->bpf_event.tag, PC_BPF_TAG_SIZE)) TH_LOG("tags differ");
+	EXPECT_EQ(0, r->bpf_event.flags);
+	EXPECT_EQ(0, r->misc);
+}
+
+TEST(accepted)
+{
+	struct perfconf_attr attr = bpf_attr(0);
+
+	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+}
+
+TEST(load)
+{
+	struct perfconf_attr attr = bpf_attr(0);
+	struct pc_bpf_prog prog;
+	struct pc_capture cap;
+
+	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
+	LOAD_OR_SKIP(&cap, &prog, 0);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	const struct pc_record *r = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
+
+	ASSERT_NE(NULL, r) TH_LOG("no PROG_LOAD record for program %u", prog.id);
+	expect_prog(_metadata, r, &prog);
+	EXPECT_EQ(NULL, pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_UNLOAD, prog.id))
+		TH_LOG("unloaded while its fd is open");
+	pc_bpf_close(&prog);
+	pc_capture_close(&cap);
+}
+
+TEST(unload)
+{
+	struct perfconf_attr attr = bpf_attr(0);
+	struct pc_bpf_prog prog;
+	struct pc_capture cap;
+
+	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
+	LOAD_OR_SKIP(&cap, &prog, 1);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	const struct pc_record *load = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
+	const struct pc_record *unload = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_UNLOAD, prog.id);
+
+	ASSERT_NE(NULL, load);
+	ASSERT_NE(NULL, unload) TH_LOG("closing program %u's only fd did not unload it", prog.id);
+	expect_prog(_metadata, unload, &prog);
+	EXPECT_LT(pc_capture_index(&cap, load), pc_capture_index(&cap, unload));
+	pc_capture_close(&cap);
+}
+
+/* Two programs, two ids, each record with its own program's id and tag. */
+TEST(each_program_its_own_id)
+{
+	struct perfconf_attr attr = bpf_attr(0);
+	struct pc_bpf_prog a, b;
+	struct pc_capture cap;
+
+	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
+	LOAD_OR_SKIP(&cap, &a, 0);
+	LOAD_OR_SKIP(&cap, &b, 0);
+	ASSERT_NE(a.id, b.id);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	const struct pc_record *ra = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, a.id);
+	const struct pc_record *rb = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, b.id);
+
+	ASSERT_NE(NULL, ra);
+	ASSERT_NE(NULL, rb);
+	expect_prog(_metadata, ra, &a);
+	expect_prog(_metadata, rb, &b);
+	pc_bpf_close(&a);
+	pc_bpf_close(&b);
+	pc_capture_close(&cap);
+}
+
+/*
+ * With ksymbol too, a load reports the program's symbol and the program;
+ * the order the kernel writes them in is pinned (perf relies on the symbol
+ * coming first).
+ */
+TEST(with_ksymbol)
+{
+	struct perfconf_attr attr = bpf_attr(1);
+	struct pc_bpf_prog prog;
+	struct pc_capture cap;
+	char types[128];
+
+	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
+	LOAD_OR_SKIP(&cap, &prog, 1);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_NE(NULL, pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id));
+	if (!prog.jited_len)
+		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol");
+	const struct pc_record *sym = pc_find_ksymbol(&cap, prog.ksym, 0);
+	ASSERT_NE(NULL, sym) TH_LOG("no KSYMBOL record named %s", prog.ksym);
+	pc_capture_types(&cap, types, sizeof(types));
+	pc_observe("order", "%s", types);
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

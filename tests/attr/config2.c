@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config2 (since 2.6.39) "is a further extension of the config1 field",
+ * encoded as the PMU's format/ entries say ("config2:..."). It shares a
+ * union with bp_len, kprobe_addr and probe_offset: the breakpoint PMU
+ * reads it as the length. It came with PERF_ATTR_SIZE_VER1 (72 bytes): an
+ * attr of size VER0 (64) ends before it, so the kernel reads it as zero.
+ * An event whose PMU gives it no meaning (software, tracepoint) ignores it.
+ */
+#include <linux/hw_breakpoint.h>
+
+#include "perfconf.h"
+#include "pmu_formats.h"
+#include "sample_site.h"
+
+#define N 16
+
+TEST(software_event_ignores_config2)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	uint64_t count;
+
+	attr.config2 = ~0ULL;
+	attr.exclude_user = 1;
+	int fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_enable(fd));
+	ASSERT_EQ(0, pc_kernel_faults(N));
+	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(0, pc_read_count(fd, &count));
+	EXPECT_EQ(N, count);
+	close(fd);
+}
+
+TEST(tracepoint_ignores_config2)
+{
+	struct perfconf_attr attr;
+	uint64_t count;
+	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
+
+	if (err == -ENOENT)
+		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
+	ASSERT_EQ(0, err);
+	attr.config2 = 0xa5a5a5a5a5a5a5a5ULL;
+	int fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_enable(fd));
+	pc_getppid_calls(N);
+	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(0, pc_read_count(fd, &count));
+	EXPECT_EQ(N, count);
+	close(fd);
+}
+
+static volatile uint64_t watched;
+
+/* A write watchpoint on `watched` with its length in config2, the attr `size` bytes long. */
+static int open_watchpoint(uint64_t config2, uint32_t size)
+{
+	struct perfconf_attr attr = pc_attr(PERF_TYPE_BREAKPOINT, 0);
+
+	attr.bp_type = HW_BREAKPOINT_W;
+	attr.bp_addr = (uintptr_t)&watched;
+	attr.config2 = config2;
+	attr.size = size;
+	return pc_open(&attr, 0, -1, -1, 0);
+}
+
+static uint64_t writes_counted(int fd)
+{
+	uint64_t count = UINT64_MAX;
+
+	if (pc_enable(fd) == 0) {
+		for (int i = 0; i < N; i++)
+			pc_work_touch(&watched);
+		pc_disable(fd);
+		pc_read_count(fd, &count);
+	}
+	return count;
+}
+
+/* The breakpoint PMU reads config2 as bp_len: 0 is no length (EINVAL), 8 watches the u64. */
+TEST(breakpoint_reads_it_as_the_length)
+{
+	if (!pc_pmu_exists("breakpoint"))
+		SKIP(return, "no breakpoint PMU on this machine");
+	int fd = open_watchpoint(0, PC_ATTR_SIZE_NEWEST);
+	EXPECT_EQ(-1, fd);
+	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
+	if (fd >= 0)
+		close(fd);
+
+	fd = open_watchpoint(sizeof(watched), PC_ATTR_SIZE_NEWEST);
+	ASSERT_OPEN(fd);
+	EXPECT_EQ(N, writes_counted(fd));
+	close(fd);
+}
+
+/*
+ * With attr.size = PERF_ATTR_SIZE_VER0 the kernel does not read config2:
+ * the watchpoint's length is 0 and it is refused; VER1 covers it.
+ */
+TEST(size_ver0_ends_before_config2)
+{
+	if (!pc_pmu_exists("breakpoint"))
+		SKIP(return, "no breakpoint PMU on this machine");
+	int fd = open_watchpoint(sizeof(watched), PC_ATTR_SIZE_VER0);
+	EXPECT_EQ(-1, fd) TH_LOG("config2 read past attr.size");
+	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
+	if (fd >= 0)
+		close(fd);
+
+	fd = open_watchpoint(sizeof(watched), PC_ATTR_SIZE_VER1);
+	ASSERT_OPEN(fd);
+	EXPECT_EQ(N, writes_counted(fd));
+	close(fd);
+}
+
+TEST(formats_in_config2)
+{
+	char list[2048];
+	int n = pc_pmu_formats_in_word(2, list, sizeof(list));
+
+	EXPECT_LE(0, n) TH_LOG("format entry %s cannot be parsed", list);
+	pc_observe("formats", "%s", list);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * context_switch (since Linux 4.3): "This enables the generation of
+ * PERF_RECORD_SWITCH records when a context switch occurs. It also enables
+ * the generation of PERF_RECORD_SWITCH_CPU_WIDE records when sampling in
+ * CPU-wide mode."
+ *
+ * PERF_RECORD_MISC_SWITCH_OUT "indicates whether it was a context switch
+ * into or away from the current process"; PERF_RECORD_MISC_SWITCH_OUT_PREEMPT
+ * (4.17) marks a switch away from a task that was still runnable. A
+ * task's records alternate: out, in, out, in. A CPU-wide record adds
+ * next_prev_pid/tid: "the process ID of the previous (if switching in) or
+ * next (if switching out) process on the CPU", so on one CPU each switch
+ * out of X to Y is followed by the switch in of Y from X.
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "perfconf.h"
+#include "attr_probe.h"
+#include "affinity.h"
+#include "child.h"
+#include "sideband.h"
+
+#define SWITCHES 20
+#define OUT PERF_RECORD_MISC_SWITCH_OUT
+#define PREEMPT PERF_RECORD_MISC_SWITCH_OUT_PREEMPT
+
+/* Switch records with the switching task's pid/tid (sample_id_all). */
+static struct perfconf_attr switch_attr(void)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+
+	attr.context_switch = 1;
+	attr.sample_id_all = 1;
+	attr.sample_type = PERF_SAMPLE_TID;
+	return attr;
+}
+
+/*
+ * n round trips over a pipe with a child on the caller's CPU (pin first):
+ * each one switches the caller out at least once. Returns the child's
+ * pid, or -errno. (pc_work_context_switches() would do, but its child
+ * keeps its own copy of the pipe's write end, never sees EOF, and the
+ * caller waits for it forever.)
+ */
+static pid_t ping_pong(int n)
+{
+	int to_child[2], to_parent[2], err = 0;
+	char c = 0;
+
+	if (pipe2(to_child, O_CLOEXEC))
+		return -errno;
+	if (pipe2(to_parent, O_CLOEXEC)) {
+		err = -errno;
+		close(to_child[0]);
+		close(to_child[1]);
+		return err;
+	}
+	pid_t child = fork();
+	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		close(to_child[1]);
+		close(to_parent[0]);
+		while (read(to_child[0], &c, 1) == 1 && write(to_parent[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	if (child < 0)
+		err = -errno;
+	close(to_child[0]);
+	close(to_parent[1]);
+	for (int i = 0; i < n && !err; i++)
+		if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1)
+			err = -EIO;
+	close(to_child[1]);
+	close(to_parent[0]);
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	return err ? err : child;
+}
+
+TEST(accepted)
+{
+	struct perfconf_attr attr = switch_attr();
+
+	EXPECT_ERRNO_SINCE("context_switch", 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+}
+
+TEST(task_switches_alternate_out_and_in)
+{
+	struct perfconf_attr attr = switch_attr();
+	struct pc_capture cap;
+	size_t outs = 0;
+
+	ASSERT_LE(0, pc_pin_self());
+	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pid_t partner = ping_pong(SWITCHES);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_LT(0, partner) TH_LOG("ping-pong: %s", pc_errno_name(-partner));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SWITCH_CPU_WIDE))
+		TH_LOG("a task event got CPU-wide switch records");
+	size_t n = pc_capture_count(&cap, PERF_RECORD_SWITCH);
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SWITCH, i);
+		int out = !!(r->misc & OUT);
+
+		/* Enabled and disabled while running: out first, in last. */
+		EXPECT_EQ(i % 2 == 0, out) TH_LOG("record %zu of %zu, misc 0x%x", i, n, r->misc);
+		if (!out) {
+			EXPECT_EQ(0, r->misc) TH_LOG("a switch in with misc 0x%x", r->misc);
+		}
+		EXPECT_EQ(getpid(), r->sample_id.pid);
+		EXPECT_EQ(gettid(), r->sample_id.tid);
+		outs += out;
+	}
+	/* Each round trip with a partner on the same CPU switches this task out. */
+	EXPECT_LE(SWITCHES, outs);
+	EXPECT_EQ(0, n % 2);
+	pc_capture_close(&cap);
+}
+
+/* Yielding to a busy task on the same CPU: switched out while still runnable. */
+TEST(yield_is_a_preempted_switch_out)
+{
+	struct perfconf_attr attr = switch_attr();
+	struct pc_child spinner;
+	struct pc_capture cap;
+	const struct pc_record *preempted = NULL;
+
+	ASSERT_LE(0, pc_pin_self());
+	ASSERT_EQ(0, pc_child_start(&spinner, 0, "loop 4000000000"));
+	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	ASSERT_EQ(0, pc_child_go(&spinner));
+	for (int i = 0; i < 100 && !preempted; i++) {
+		sched_yield();
+		ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+		for (size_t k = 0; !preempted && pc_capture_find(&cap, PERF_RECORD_SWITCH, k); k++) {
+			const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SWITCH, k);
+
+			if (r->misc & PREEMPT)
+				preempted = r;
+		}
+	}
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	pc_child_kill(&spinner);
+	ASSERT_NE(NULL, preempted) TH_LOG("no switch out with SWITCH_OUT_PREEMPT in 100 yields");
+	EXPECT_EQ(OUT | PREEMPT, preempted->misc);
+	EXPECT_EQ(gettid(), preempted->sample_id.tid);
+	pc_capture_close(&cap);
+}
+
+/*
+ * A CPU-wide event on this test's CPU: SWITCH_CPU_WIDE records only. This
+ * task switches out to its ping-pong partner and the partner's switch in
+ * follows, naming this task as the previous one; and back.
+ *
+ * (Only this task and its partner are checked: here, switches of the VM
+ * agent's threads never show in CPU-wide records, though other tasks'
+ * records name them as next or previous, and no LOST record says so.)
+ */
+TEST(cpu_wide_records_name_next_and_prev)
+{
+	struct perfconf_attr attr = switch_attr();
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+	uint32_t me = (uint32_t)gettid();
+
+	ASSERT_LE(0, cpu);
+	int err = pc_capture_open_pages(&cap, &attr, -1, cpu, 6);
+	if (err == EACCES)
+		SKIP(return, "CPU-wide events need CAP_PERFMON or perf_event_paranoid <= 0");
+	ASSERT_ERRNO(0, err);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pid_t partner = ping_pong(SWITCHES);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_LT(0, partner) TH_LOG("ping-pong: %s", pc_errno_name(-partner));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(0, pc_capture_count(&cap, PERF_RECORD_LOST)) TH_LOG("the ring overflowed");
+	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SWITCH));
+
+	size_t n = pc_capture_count(&cap, PERF_RECORD_SWITCH_CPU_WIDE), outs = 0, handovers = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SWITCH_CPU_WIDE, i);
+		const struct pc_record *next = pc_capture_find(&cap, PERF_RECORD_SWITCH_CPU_WIDE, i + 1);
+		uint32_t from = r->sample_id.tid, to = r->switch_cpu_wide.next_prev_tid;
+
+		if (!(r->misc & OUT)) {
+			EXPECT_EQ(0, r->misc);
+			continue;
+		}
+		outs += from == me;
+		/* A handover between the two: out of one, into the other. */
+		if (!((from == me && to == (uint32_t)partner) || (from == (uint32_t)partner && to == me)))
+			continue;
+		handovers++;
+		EXPECT_EQ(r->sample_id.pid, from == me ? (uint32_t)getpid() : (uint32_t)partner);
+		EXPECT_EQ(r->switch_cpu_wide.next_prev_pid, to == me ? (uint32_t)getpid() : (uint32_t)partner);
+		ASSERT_NE(NULL, next) TH_LOG("switch out of %u to %u is the last record", from, to);
+		EXPECT_EQ(0, next->misc) TH_LOG("switch out of %u to %u not followed by a switch in", from, to);
+		EXPECT_EQ(to, next->sample_id.tid) TH_LOG("out of %u to %u, then in of %u", from, to,
+							 next->sample_id.tid);
+		EXPECT_EQ(from, next->switch_cpu_wide.next_prev_tid);
+	}
+	/* Each round trip switches this task out at least once, mostly to the partner. */
+	EXPECT_LE(SWITCHES, outs);
+	EXPECT_LT(0, handovers) TH_LOG("never switched between this task and its partner %d", partner);
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * freq: "If this bit is set, then sample_frequency not sample_period is
+ * used when setting up the sampling interval." The same number means a
+ * count of events without the bit and a rate with it: 1000 as a period
+ * over 64 page faults gives no sample, 1000 Hz samples the first faults
+ * (the kernel starts a frequency event at a period of 1 and adjusts it
+ * from there). A sample_freq of 0 leaves a counting event. The bit63
+ * rule for periods does not apply to frequencies, which are capped by
+ * perf_event_max_sample_rate instead (see sample_freq).
+ */
+#include <linux/hw_breakpoint.h>
+
+#include "perfconf.h"
+#include "faults.h"
+
+#define FAULTS 64
+
+/* Faults sampled by a page-fault event with this union value and freq bit. */
+static void sample_faults(struct __test_metadata *_metadata, uint64_t value, int freq,
+			  uint64_t sample_type, struct pc_capture *cap)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, value, sample_type);
+	struct pc_faults f;
+	uint64_t count;
+
+	attr.freq = freq;
+	attr.exclude_kernel = 1;
+	ASSERT_ERRNO(0, pc_capture_open(cap, &attr, 0, -1));
+	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
+	pc_faults_next(&f, 1);
+	ASSERT_EQ(0, pc_enable(cap->fd));
+	pc_faults_next(&f, FAULTS);
+	ASSERT_EQ(0, pc_disable(cap->fd));
+	pc_faults_unmap(&f);
+	ASSERT_EQ(0, pc_read_count(cap->fd, &count));
+	EXPECT_EQ(FAULTS, count);
+	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", cap->error);
+}
+
+TEST(without_freq_the_value_is_a_period)
+{
+	struct pc_capture cap;
+
+	sample_faults(_metadata, 1000, 0, PERF_SAMPLE_ADDR, &cap);
+	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	pc_capture_close(&cap);
+}
+
+TEST(with_freq_the_value_is_a_rate)
+{
+	struct pc_capture cap;
+
+	sample_faults(_metadata, 1000, 1, PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD, &cap);
+	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
+	EXPECT_LE(1, samples) TH_LOG("a 1000 Hz event took no sample of 64 faults");
+	if (samples)
+		pc_observe("first_period", "%llu", (unsigned long long)
+			   pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0)->sample.period);
+	for (size_t k = 0; k < samples; k++) {
+		EXPECT_LE(1, pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.period);
+	}
+	pc_capture_close(&cap);
+}
+
+/* freq with sample_freq 0: not a sampling event (sample_period, the union, is 0). */
+TEST(zero_frequency_is_counting)
+{
+	struct pc_capture cap;
+
+	sample_faults(_metadata, 0, 1, PERF_SAMPLE_ADDR, &cap);
+	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	pc_capture_close(&cap);
+}
+
+/*
+ * The period limit (bit 63 refused) is a period rule: with freq the value
+ * is checked against perf_event_max_sample_rate, and 2^63 Hz is above it.
+ */
+TEST(bit63_as_frequency)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1ULL << 63, 0);
+
+	attr.freq = 1;
+	EXPECT_ERRNO(EINVAL, pc_observe_open("errno", &attr, 0, -1));
+}
+
+/*
+ * A breakpoint in frequency mode still counts every hit, and its samples
+ * (the first one's period pinned) are all at the breakpoint address.
+ */
+TEST(breakpoint_in_frequency_mode)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
+	struct pc_capture cap;
+	uint64_t count;
+
+	attr.freq = 1;
+	attr.sample_freq = 1000;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	int err = pc_capture_open(&cap, &attr, 0, -1);
+	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	ASSERT_ERRNO(0, err);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pc_work_calls(1000);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	EXPECT_EQ(1000, count);
+	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
+	ASSERT_LE(1, samples);
+	pc_observe("first_period", "%llu", (unsigned long long)
+		   pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0)->sample.period);
+	for (size_t k = 0; k < samples; k++) {
+		EXPECT_EQ((uint64_t)(uintptr_t)pc_work_target,
+			  pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.ip);
+	}
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

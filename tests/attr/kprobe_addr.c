@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobe_addr (since 4.17): for the kprobe PMU, "use kprobe_addr and
+ * leave kprobe_func as NULL": the kernel address to probe. A kprobe on the
+ * address of the function every getppid() enters (from /proc/kallsyms)
+ * counts each call of this task exactly. The field is also probe_offset:
+ * when kprobe_func names a function it is the offset from there; an empty
+ * name counts as NULL. With neither a name nor an address there is nothing
+ * to probe, and an address that is not kernel text cannot be probed: both
+ * are refused (pinned).
+ *
+ * The kprobe PMU exists when the kernel has CONFIG_KPROBE_EVENTS; without
+ * it each effect SKIPs with that reason. Other PMUs read the field as
+ * config2 and ignore it.
+ */
+#include "perfconf.h"
+#include "kprobe.h"
+#include "sample_site.h"
+
+#define N 17
+
+static uint64_t getppid_counted(struct perfconf_attr *attr)
+{
+	uint64_t count = UINT64_MAX;
+	int fd = pc_open(attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return UINT64_MAX;
+	if (pc_enable(fd) == 0) {
+		pc_getppid_calls(N);
+		pc_disable(fd);
+		pc_read_count(fd, &count);
+	}
+	close(fd);
+	return count;
+}
+
+/* The address of the function getppid() enters, or SKIP with the reason. */
+#define GETPPID_ADDRESS(addr) do { \
+	const char *s_ = pc_getppid_symbol(); \
+	if (!s_) \
+		SKIP(return, "no getppid syscall symbol known for this arch"); \
+	int e_ = pc_kallsyms_lookup(s_, addr); \
+	if (e_) \
+		SKIP(return, "no address for %s in /proc/kallsyms (%s)", s_, pc_errno_name(-e_)); \
+} while (0)
+
+TEST(counts_each_call)
+{
+	struct perfconf_attr attr;
+	uint64_t addr;
+
+	REQUIRE_KPROBE_PMU();
+	GETPPID_ADDRESS(&addr);
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, addr, 0));
+	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("kprobe at %#llx: %s", (unsigned long long)addr,
+						     pc_errno_name(pc_last_open_errno()));
+}
+
+/* An empty kprobe_func is no name: the address is probed. */
+TEST(empty_name_uses_the_address)
+{
+	struct perfconf_attr attr;
+	uint64_t addr;
+
+	REQUIRE_KPROBE_PMU();
+	GETPPID_ADDRESS(&addr);
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, addr, 0));
+	attr.kprobe_func = (uintptr_t)"";
+	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+}
+
+/*
+ * kprobe_addr and probe_offset are one field: with a name it is the offset
+ * from the function. 1 lands inside the first instruction (every arch's
+ * instructions are longer than a byte), which cannot be probed: pinned.
+ */
+TEST(with_a_name_it_is_the_offset)
+{
+	struct perfconf_attr attr;
+
+	REQUIRE_KPROBE_PMU();
+	if (!pc_getppid_symbol())
+		SKIP(return, "no getppid syscall symbol known for this arch");
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_getppid_symbol(), 0, 0));
+	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+	attr.kprobe_addr = 1;
+	EXPECT_EQ(1, attr.probe_offset);
+	int err = pc_open_errno(&attr, 0, -1, -1, 0);
+	pc_observe_errno("errno", err);
+	EXPECT_NE(0, err);
+}
+
+TEST(neither_name_nor_address_is_refused)
+{
+	struct perfconf_attr attr;
+
+	REQUIRE_KPROBE_PMU();
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, 0, 0));
+	int err = pc_open_errno(&attr, 0, -1, -1, 0);
+	pc_observe_errno("errno", err);
+	EXPECT_NE(0, err);
+}
+
+/* A user-space address (this test's own code) is not kernel text. */
+TEST(user_address_is_refused)
+{
+	struct perfconf_attr attr;
+
+	REQUIRE_KPROBE_PMU();
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, (uintptr_t)pc_work_target, 0));
+	int err = pc_open_errno(&attr, 0, -1, -1, 0);
+	pc_observe_errno("errno", err);
+	EXPECT_NE(0, err);
+}
+
+/* On a tracepoint the same bytes are config2: ignored, the count exact. */
+TEST(other_pmus_ignore_it)
+{
+	struct perfconf_attr attr;
+	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
+
+	if (err == -ENOENT)
+		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
+	ASSERT_EQ(0, err);
+	attr.kprobe_addr = ~0ULL;
+	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap2: "Generate an extended executable mmap record that contains enough
+ * additional information to uniquely identify shared mappings."
+ * PERF_RECORD_MMAP2 takes the place of PERF_RECORD_MMAP and adds the
+ * device (maj, min), inode number and inode generation of the file, and
+ * the mapping's prot and flags.
+ *
+ * The man page adds "The mmap flag must also be set for this to work":
+ * the kernel only tracks mappings at all while some event has mmap or
+ * mmap_data set, so every case here sets mmap too.
+ */
+#include <limits.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+
+#include "perfconf.h"
+#include "mapping.h"
+#include "sideband.h"
+
+#define PAGES 2
+
+static size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static int open_mmap2(struct pc_capture *cap, int mmap_data)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+
+	attr.mmap = 1;
+	attr.mmap2 = 1;
+	attr.mmap_data = mmap_data;
+	return pc_capture_open(cap, &attr, 0, -1);
+}
+
+static int map_file(struct pc_capture *cap, struct pc_file_map *m, int prot, int flags)
+{
+	size_t len = PAGES * page_size();
+
+	pc_enable(cap->fd);
+	int err = pc_map_temp_file(m, len, len, prot, flags, 0);
+	pc_disable(cap->fd);
+	return err;
+}
+
+/* The record identifies the file as stat(2) does. */
+static void expect_file(struct __test_metadata *_metadata, const struct pc_record *r,
+			const struct pc_file_map *m)
+{
+	EXPECT_EQ(major(m->st.st_dev), r->mmap2.maj);
+	EXPECT_EQ(minor(m->st.st_dev), r->mmap2.min);
+	EXPECT_EQ(m->st.st_ino, r->mmap2.ino);
+	if (m->generation_err == 0) {
+		EXPECT_EQ(m->generation, r->mmap2.ino_generation);
+	} else {
+		TH_LOG("no inode generation to compare on this file system (%s)",
+		       pc_errno_name(m->generation_err));
+	}
+	EXPECT_EQ(getpid(), r->mmap2.pid);
+	EXPECT_EQ(gettid(), r->mmap2.tid);
+	EXPECT_EQ((uintptr_t)m->addr, r->mmap2.addr);
+	EXPECT_EQ(m->len, r->mmap2.len);
+	EXPECT_EQ(0, r->mmap2.pgoff);
+}
+
+TEST(exec_mapping_identifies_the_file)
+{
+	struct pc_capture cap;
+	struct pc_file_map m;
+
+	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_EXEC, MAP_PRIVATE));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	/* One record, and it is an MMAP2: no MMAP beside it. */
+	ASSERT_EQ(1, pc_count_mmap(&cap, m.path));
+	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+
+	EXPECT_EQ(PERF_RECORD_MMAP2, r->type);
+	EXPECT_EQ(PERF_RECORD_MISC_USER, r->misc);
+	expect_file(_metadata, r, &m);
+	EXPECT_EQ(PROT_READ | PROT_EXEC, r->mmap2.prot);
+	EXPECT_EQ(MAP_PRIVATE, r->mmap2.flags & MAP_TYPE);
+	/* Which flags beyond the type a kernel adds (MAP_EXECUTABLE before 5.15...) is pinned. */
+	pc_observe("flags", "0x%x", r->mmap2.flags);
+	pc_unmap_guarded(m.addr, m.len);
+	pc_capture_close(&cap);
+}
+
+TEST(shared_writable_mapping)
+{
+	struct pc_capture cap;
+	struct pc_file_map m;
+
+	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+
+	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m.path);
+	expect_file(_metadata, r, &m);
+	EXPECT_EQ(PROT_READ | PROT_WRITE | PROT_EXEC, r->mmap2.prot);
+	EXPECT_EQ(MAP_SHARED, r->mmap2.flags & MAP_TYPE);
+	pc_observe("flags", "0x%x", r->mmap2.flags);
+	pc_unmap_guarded(m.addr, m.len);
+	pc_capture_close(&cap);
+}
+
+/* MAP_LOCKED shows in flags. */
+TEST(locked_mapping)
+{
+	struct pc_capture cap;
+	struct pc_file_map m;
+
+	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	int err = map_file(&cap, &m, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_LOCKED);
+	if (err == -EAGAIN || err == -EPERM)
+		SKIP(return, "this process may not lock memory (%s)", pc_errno_name(-err));
+	ASSERT_ERRNO(0, -err);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+
+	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m.path);
+	EXPECT_EQ(MAP_LOCKED, r->mmap2.flags & MAP_LOCKED) TH_LOG("flags 0x%x", r->mmap2.flags);
+	EXPECT_EQ(MAP_PRIVATE, r->mmap2.flags & MAP_TYPE);
+	pc_unmap_guarded(m.addr, m.len);
+	pc_capture_close(&cap);
+}
+
+/* With mmap_data, data mappings come as MMAP2 too, flagged as data. */
+TEST(data_mapping_with_mmap_data)
+{
+	struct pc_capture cap;
+	struct pc_file_map m;
+
+	ASSERT_ERRNO(0, open_mmap2(&cap, 1));
+	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ, MAP_PRIVATE));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(1, pc_count_mmap(&cap, m.path));
+	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+
+	EXPECT_EQ(PERF_RECORD_MMAP2, r->type);
+	EXPECT_EQ(PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, r->misc);
+	expect_file(_metadata, r, &m);
+	EXPECT_EQ(PROT_READ, r->mmap2.prot);
+	pc_unmap_guarded(m.addr, m.len);
+	pc_capture_close(&cap);
+}
+
+/* Anonymous memory has no file: device, inode and generation are 0. */
+TEST(anonymous_mapping_has_no_inode)
+{
+	size_t page = page_size();
+	struct pc_capture cap;
+
+	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	pc_enable(cap.fd);
+	void *p = pc_map_guarded(page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pc_disable(cap.fd);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+
+	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record at %p", p);
+	EXPECT_EQ(PERF_RECORD_MMAP2, r->type);
+	EXPECT_STREQ("//anon", r->mmap2.filename);
+	EXPECT_EQ(0, r->mmap2.maj);
+	EXPECT_EQ(0, r->mmap2.min);
+	EXPECT_EQ(0, r->mmap2.ino);
+	EXPECT_EQ(0, r->mmap2.ino_generation);
+	EXPECT_EQ(PROT_READ | PROT_EXEC, r->mmap2.prot);
+	EXPECT_EQ(MAP_PRIVATE, r->mmap2.flags & MAP_TYPE);
+	pc_unmap_guarded(p, page);
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sample_regs_user (since 3.7): "This bit mask defines the set of user CPU
+ * registers to dump on samples", laid out as the arch's
+ * asm/perf_regs.h says. With PERF_SAMPLE_REGS_USER, a sample holds abi
+ * (PERF_SAMPLE_REGS_ABI_64 for a 64-bit task) and regs[weight(mask)]: one
+ * value per bit set, in bit order. A mask the arch cannot dump is refused.
+ *
+ * The samples here are taken by an execute breakpoint on a noinline
+ * function, before its first instruction: the IP register is the
+ * function's address, the argument registers hold its arguments, and SP
+ * lies just below the caller's locals.
+ */
+#include "perfconf.h"
+#include "regs.h"
+#include "sample_site.h"
+
+#define CALLS 4
+#define ARG0 0x5eed0000a11ce000ULL
+#define ARG1 0x0000b0b0cafe0001ULL
+
+static noinline __attribute__((noipa)) void probe(uint64_t a, uint64_t b)
+{
+	__asm__ volatile("" : : "r"(a), "r"(b) : "memory");
+}
+
+static void call_probe(void *arg)
+{
+	(void)arg;
+	for (uint64_t i = 0; i < CALLS; i++)
+		probe(ARG0 + i, ARG1);
+}
+
+#define REQUIRE_REGS_TABLE(a) do { \
+	if (!(a)) \
+		SKIP(return, "no perf register table for this arch in lib/regs.c"); \
+} while (0)
+
+static int open_with_mask(uint64_t mask)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
+							PERF_SAMPLE_REGS_USER);
+
+	attr.sample_regs_user = mask;
+	attr.exclude_kernel = 1;
+	return pc_open_errno(&attr, 0, -1, -1, 0);
+}
+
+/* perf_reg_validate(): an empty mask asks for nothing, and is refused. */
+TEST(empty_mask_is_einval)
+{
+	EXPECT_ERRNO(EINVAL, open_with_mask(0));
+}
+
+/* The distinct errnos seen, as a list of names: "EINVAL". */
+static void note_errno(char *list, size_t len, int err)
+{
+	const char *name = pc_errno_name(err);
+
+	if (strstr(list, name))
+		return;
+	if (*list)
+		strncat(list, ",", len - strlen(list) - 1);
+	strncat(list, name, len - strlen(list) - 1);
+}
+
+/*
+ * Bits that name no register this arch can dump (not in its perf_regs.h,
+ * or segment registers x86_64 does not save) are refused, each alone. The
+ * errno (EINVAL from perf_reg_validate()) is pinned.
+ */
+TEST(reserved_bits_are_refused)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+	char seen[64] = "";
+
+	REQUIRE_REGS_TABLE(a);
+	for (unsigned int bit = 0; bit < 64; bit++) {
+		if (!(a->reserved & PC_REG(bit)))
+			continue;
+		int err = open_with_mask(PC_REG(bit));
+		EXPECT_NE(0, err) TH_LOG("%s: bit %u accepted", a->name, bit);
+		note_errno(seen, sizeof(seen), err);
+	}
+	pc_observe("errno", "%s", seen);
+}
+
+/* Each general register alone is accepted. */
+TEST(each_general_register_is_accepted)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+
+	REQUIRE_REGS_TABLE(a);
+	for (unsigned int bit = 0; bit < 64; bit++) {
+		if (a->gprs & PC_REG(bit))
+			EXPECT_ERRNO(0, open_with_mask(PC_REG(bit)))
+				TH_LOG("%s: bit %u (%s)", a->name, bit, pc_reg_name(bit));
+	}
+}
+
+/*
+ * Extended registers (x86 XMM, arm64 VG) need a PMU that can sample them;
+ * a software event cannot. Which errno (EOPNOTSUPP from the core, EINVAL
+ * where the arch does not know the bit) is pinned.
+ */
+TEST(extended_register_on_software_event)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+
+	REQUIRE_REGS_TABLE(a);
+	int err = open_with_mask(PC_REG(__builtin_ctzll(a->extended)));
+	pc_observe_errno("errno", err);
+	EXPECT_NE(0, err);
+}
+
+/* The mask is only checked when PERF_SAMPLE_REGS_USER asks for the dump. */
+TEST(mask_ignored_without_the_sample_bit)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
+
+	REQUIRE_REGS_TABLE(a);
+	attr.exclude_kernel = 1;
+	attr.sample_regs_user = a->reserved;
+	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0));
+}
+
+/*
+ * Every general register: abi 64, one value per mask bit, in bit order (the
+ * argument registers, found by their bit, hold the arguments).
+ */
+TEST(every_general_register_in_bit_order)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+	struct pc_capture cap;
+
+	REQUIRE_REGS_TABLE(a);
+	struct perfconf_attr attr = pc_attr_function_sampling(probe, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER);
+	attr.sample_regs_user = a->gprs;
+	int err = pc_capture_run(&cap, &attr, call_probe, NULL);
+	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+
+	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	for (unsigned int i = 0; i < CALLS; i++) {
+		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		uint64_t ip = 0, a0 = 0, a1 = 0;
+
+		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);
+		EXPECT_EQ(__builtin_popcountll(a->gprs), s->regs_user_nr);
+		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->ip, &ip));
+		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->arg[0], &a0));
+		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->arg[1], &a1));
+		EXPECT_EQ((uintptr_t)probe, ip);
+		EXPECT_EQ(s->ip, ip);
+		EXPECT_EQ(ARG0 + i, a0) TH_LOG("sample %u: %s", i, pc_reg_name(a->arg[0]));
+		EXPECT_EQ(ARG1, a1) TH_LOG("sample %u: %s", i, pc_reg_name(a->arg[1]));
+	}
+	pc_capture_close(&cap);
+}
+
+/* One bit, one value: the first argument register alone. */
+TEST(one_register)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+	struct pc_capture cap;
+
+	REQUIRE_REGS_TABLE(a);
+	struct perfconf_attr attr = pc_attr_function_sampling(probe, PERF_SAMPLE_REGS_USER);
+	attr.sample_regs_user = PC_REG(a->arg[0]);
+	int err = pc_capture_run(&cap, &attr, call_probe, NULL);
+	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+
+	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	for (unsigned int i = 0; i < CALLS; i++) {
+		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+
+		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);
+		ASSERT_EQ(1, s->regs_user_nr);
+		EXPECT_EQ(ARG0 + i, s->regs_user[0]);
+	}
+	pc_capture_close(&cap);
+}
+
+static noinline __attribute__((noipa)) void probe_frame(volatile uint64_t *local)
+{
+	__asm__ volatile("" : : "r"(local) : "memory");
+}
+
+static void call_with_local(void *arg)
+{
+	volatile uint64_t local[4] = { 1, 2, 3, 4 };
+
+	*(uintptr_t *)arg = (uintptr_t)local;
+	probe_frame(local);
+}
+
+/* IP is the function; SP is at most a frame below the caller's locals. */
+TEST(ip_and_sp)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+	struct pc_capture cap;
+	uintptr_t local = 0;
+	uint64_t ip = 0, sp = 0;
+
+	REQUIRE_REGS_TABLE(a);
+	struct perfconf_attr attr = pc_attr_function_sampling(probe_frame, PERF_SAMPLE_REGS_USER);
+	attr.sample_regs_user = PC_REG(a->ip) | PC_REG(a->sp);
+	int err = pc_capture_run(&cap, &attr, call_with_local, &local);
+	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+
+	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(2, r->sample.regs_user_nr);
+	ASSERT_TRUE(pc_regs_get(r->sample.regs_user, 2, attr.sample_regs_user, a->ip, &ip));
+	ASSERT_TRUE(pc_regs_get(r->sample.regs_user, 2, attr.sample_regs_user, a->sp, &sp));
+	EXPECT_EQ((uintptr_t)probe_frame, ip);
+	EXPECT_LE(sp, local) TH_LOG("sp %#llx above the caller's local at %#lx",
+				    (unsigned long long)sp, (unsigned long)local);
+	EXPECT_LT(local - sp, 4096) TH_LOG("sp %#llx far below the caller's local at %#lx",
+					   (unsigned long long)sp, (unsigned long)local);
+	pc_capture_close(&cap);
+}
+
+/*
+ * A sample taken in the kernel (a page fault in a system call) still dumps
+ * the user registers: those of the system call, whose IP is in this
+ * process's code (the C library's wrapper), not the sample's kernel IP.
+ */
+TEST(user_registers_of_a_kernel_sample)
+{
+	const struct pc_regs_arch *a = pc_regs_arch();
+	struct pc_capture cap;
+
+	REQUIRE_REGS_TABLE(a);
+	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER);
+	attr.sample_regs_user = a->gprs;
+	int err = pc_capture_run(&cap, &attr, pc_kernel_faults_work, PC_N(CALLS));
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+
+	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	for (unsigned int i = 0; i < CALLS; i++) {
+		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		uint64_t ip = 0;
+
+		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);
+		EXPECT_EQ(__builtin_popcountll(a->gprs), s->regs_user_nr);
+		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->ip, &ip));
+		EXPECT_EQ(PC_ADDR_TEXT, pc_addr_class(ip)) TH_LOG("user ip %#llx", (unsigned long long)ip);
+		EXPECT_EQ(PC_ADDR_UNMAPPED, pc_addr_class(s->ip))
+			TH_LOG("sample ip %#llx is not the kernel's", (unsigned long long)s->ip);
+	}
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sig_data (since Linux 5.13): "This data will be copied to user's signal
+ * handler (through si_perf in the siginfo_t) to disambiguate which event
+ * triggered the signal." Every SIGTRAP of a sigtrap event carries its own
+ * event's sig_data in si_perf_data, all 64 bits of it, 0 included; two
+ * events are told apart by it; PERF_EVENT_IOC_MODIFY_ATTRIBUTES on a
+ * breakpoint changes it. Without sigtrap the field is accepted and unused,
+ * on a kernel whose attr reaches it (a kernel older than the field sees
+ * a non-zero byte past its size: E2BIG).
+ */
+#include <linux/hw_breakpoint.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+
+#include "perfconf.h"
+#include "sigtrap.h"
+
+#define OPEN_SIGTRAP(fd, attr) do { \
+	fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC); \
+	if (fd < 0 && pc_kernel()->kver < PC_KVER(5, 13)) \
+		SKIP(return, "sigtrap is since Linux 5.13 (%s here)", pc_errno_name(errno)); \
+	if (fd < 0) \
+		SKIP_IF_UNSUPPORTED(errno, "a sigtrap event"); \
+	ASSERT_OPEN(fd); \
+} while (0)
+
+/* An execute breakpoint on fn that traps on every call, carrying data. */
+static struct perfconf_attr trap_on(const void *fn, uint64_t data)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, fn, 0);
+
+	attr.sample_period = 1;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.sig_data = data;
+	return attr;
+}
+
+static void call_target(void)
+{
+	pc_work_calls(1);
+}
+
+static void call_touch(void)
+{
+	static volatile uint64_t word;
+
+	pc_work_touch(&word);
+}
+
+/* The si_perf_data of n SIGTRAPs, one per call. */
+static void expect_data(struct __test_metadata *_metadata, uint64_t data)
+{
+	struct perfconf_attr attr = trap_on(pc_work_target, data);
+	int fd;
+
+	ASSERT_EQ(0, pc_sigtrap_catch());
+	OPEN_SIGTRAP(fd, &attr);
+	ASSERT_EQ(0, pc_enable(fd));
+	pc_work_calls(3);
+	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(3, pc_sigtrap_count());
+	for (unsigned int i = 0; i < 3; i++) {
+		EXPECT_EQ(PC_TRAP_PERF, pc_sigtrap_get(i)->code);
+		EXPECT_EQ((unsigned long)data, pc_sigtrap_get(i)->perf_data);
+	}
+	close(fd);
+	pc_sigtrap_release();
+}
+
+TEST(arrives_in_si_perf_data)
+{
+	expect_data(_metadata, 0x0123456789abcdefULL);
+}
+
+TEST(zero_arrives_as_zero)
+{
+	expect_data(_metadata, 0);
+}
+
+TEST(all_ones)
+{
+	expect_data(_metadata, UINT64_MAX);
+}
+
+/* Two events, two sig_data: each signal names the event that overflowed. */
+TEST(tells_events_apart)
+{
+	struct perfconf_attr a = trap_on(pc_work_target, 0xa), b = trap_on(pc_work_touch, 0xb);
+	static const char order[] = "abba";
+	int fa, fb;
+
+	ASSERT_EQ(0, pc_sigtrap_catch());
+	OPEN_SIGTRAP(fa, &a);
+	OPEN_SIGTRAP(fb, &b);
+	ASSERT_EQ(0, pc_enable(fa));
+	ASSERT_EQ(0, pc_enable(fb));
+	for (const char *c = order; *c; c++) {
+		if (*c == 'a')
+			call_target();
+		else
+			call_touch();
+	}
+	ASSERT_EQ(0, pc_disable(fa));
+	ASSERT_EQ(0, pc_disable(fb));
+	ASSERT_EQ(4, pc_sigtrap_count());
+	for (unsigned int i = 0; i < 4; i++) {
+		EXPECT_EQ(order[i] == 'a' ? 0xaU : 0xbU, pc_sigtrap_get(i)->perf_data)
+			TH_LOG("signal %u", i);
+	}
+	close(fa);
+	close(fb);
+	pc_sigtrap_release();
+}
+
+/* PERF_EVENT_IOC_MODIFY_ATTRIBUTES with a new sig_data: later signals carry it. */
+TEST(modify_attributes_changes_it)
+{
+	struct perfconf_attr attr = trap_on(pc_work_target, 1);
+	int fd;
+
+	ASSERT_EQ(0, pc_sigtrap_catch());
+	OPEN_SIGTRAP(fd, &attr);
+	ASSERT_EQ(0, pc_enable(fd));
+	pc_work_calls(1);
+	attr.sig_data = 2;
+	attr.disabled = 0;
+	int err = ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr) ? errno : 0;
+	pc_observe_errno("modify", err);
+	ASSERT_ERRNO(0, err);
+	pc_work_calls(1);
+	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(2, pc_sigtrap_count());
+	EXPECT_EQ(1, pc_sigtrap_get(0)->perf_data);
+	EXPECT_EQ(2, pc_sigtrap_get(1)->perf_data);
+	close(fd);
+	pc_sigtrap_release();
+}
+
+/*
+ * Without sigtrap: accepted where the kernel's attr reaches sig_data, else
+ * E2BIG (a non-zero byte past the kernel's size).
+ */
+TEST(without_sigtrap)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	uint32_t kernel_size = pc_kernel_attr_size();
+
+	ASSERT_NE(0, kernel_size) TH_LOG("the kernel's attr size could not be probed");
+	attr.sig_data = 0x5a;
+	int err = pc_observe_open("errno", &attr, 0, -1);
+	if (kernel_size > offsetof(struct perfconf_attr, sig_data)) {
+		EXPECT_ERRNO(0, err);
+	} else {
+		EXPECT_ERRNO(E2BIG, err);
+	}
+}
+
+TEST_HARNESS_MAIN

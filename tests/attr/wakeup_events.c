@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakeup_events: "This union sets how many samples (wakeup_events) or
+ * bytes (wakeup_watermark) happen before an overflow notification
+ * happens. [...] wakeup_events counts only PERF_RECORD_SAMPLE record
+ * types." With watermark = 0, poll() reports POLLIN after every N-th
+ * sample and not before: one sample per page fault, polled after each,
+ * gives "..w..w..w" for N = 3. A COMM record does not count.
+ *
+ * "Prior to Linux 3.0, setting wakeup_events to 0 resulted in no overflow
+ * notifications; more recent kernels treat 0 the same as 1." What 0 does
+ * is pinned; that it notifies at all is checked: before the ring is full.
+ */
+#include "perfconf.h"
+#include "wakeup.h"
+
+#define STEPS 9
+
+static struct perfconf_attr fault_sampler(uint32_t wakeup_events)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+
+	attr.wakeup_events = wakeup_events;
+	return attr;
+}
+
+/* The pattern of STEPS samples with this wakeup_events, in a 16-page ring. */
+static void pattern_of(struct __test_metadata *_metadata, uint32_t wakeup_events, char *pattern)
+{
+	struct perfconf_attr attr = fault_sampler(wakeup_events);
+	uint64_t count;
+
+	ASSERT_ERRNO(0, -pc_fault_wake_pattern(&attr, 4, STEPS, pattern, &count));
+	EXPECT_EQ(STEPS, count) TH_LOG("faults other than the steps' own were sampled");
+}
+
+TEST(every_third_sample_wakes)
+{
+	char pattern[STEPS + 1];
+
+	pattern_of(_metadata, 3, pattern);
+	EXPECT_STREQ("..w..w..w", pattern);
+}
+
+TEST(every_sample_wakes)
+{
+	char pattern[STEPS + 1];
+
+	pattern_of(_metadata, 1, pattern);
+	EXPECT_STREQ("wwwwwwwww", pattern);
+}
+
+TEST(more_than_were_taken_never_wakes)
+{
+	char pattern[STEPS + 1];
+
+	pattern_of(_metadata, STEPS + 1, pattern);
+	EXPECT_STREQ(".........", pattern);
+}
+
+/*
+ * 0: the pattern of the first samples is pinned, and a notification comes
+ * before a one-page ring of 16-byte samples is full (256 of them).
+ */
+TEST(zero)
+{
+	char first[STEPS + 1], pattern[300];
+	struct perfconf_attr attr = fault_sampler(0);
+	uint64_t count;
+
+	pattern_of(_metadata, 0, first);
+	pc_observe("pattern", "%s", first);
+
+	ASSERT_ERRNO(0, -pc_fault_wake_pattern(&attr, 0, sizeof(pattern) - 1, pattern, &count));
+	EXPECT_EQ(sizeof(pattern) - 1, count);
+	char *wake = strchr(pattern, 'w');
+	ASSERT_NE(NULL, wake) TH_LOG("wakeup_events = 0: no notification in %zu samples",
+				     sizeof(pattern) - 1);
+	size_t at = (size_t)(wake - pattern) + 1;
+	pc_observe("first_wake_in_one_page", "%zu", at);
+	EXPECT_GE(sysconf(_SC_PAGESIZE) / 16, at) TH_LOG("the first notification came after the ring was full");
+}
+
+/* A COMM record is written, but wakeup_events counts samples only. */
+TEST(other_records_do_not_count)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_DUMMY, 1, PERF_SAMPLE_TID);
+	struct pc_capture cap;
+
+	attr.comm = 1;
+	attr.wakeup_events = 1;
+	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	pc_pollin(cap.fd);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	ASSERT_EQ(0, pc_work_set_comm("pc-wakeup"));
+	int woken = pc_pollin(cap.fd);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(1, pc_capture_count(&cap, PERF_RECORD_COMM));
+	EXPECT_FALSE(woken) TH_LOG("a COMM record woke a wakeup_events=1 reader");
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * watermark: "If set, have an overflow notification happen when we cross
+ * the wakeup_watermark boundary. Otherwise, overflow notifications happen
+ * after wakeup_events samples." The bit selects how the union is read:
+ * 2 is two samples without it and two bytes with it (every 16-byte sample
+ * crosses). "To receive overflow notification for all PERF_RECORD types
+ * choose watermark and set wakeup_watermark to 1": a COMM record wakes.
+ * With a wakeup_watermark of 0 the kernel picks a boundary itself, pinned.
+ */
+#include "perfconf.h"
+#include "wakeup.h"
+
+#define STEPS 9
+
+/* The pattern of STEPS 16-byte samples with this watermark bit and union value. */
+static void pattern_of(struct __test_metadata *_metadata, int watermark, uint32_t value,
+		       unsigned int pages_log2, size_t steps, char *pattern)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	uint64_t count;
+
+	attr.watermark = watermark;
+	attr.wakeup_events = value;
+	ASSERT_ERRNO(0, -pc_fault_wake_pattern(&attr, pages_log2, steps, pattern, &count));
+	EXPECT_EQ(steps, count) TH_LOG("faults other than the steps' own were sampled");
+}
+
+TEST(without_the_bit_the_union_counts_samples)
+{
+	char pattern[STEPS + 1];
+
+	pattern_of(_metadata, 0, 2, 4, STEPS, pattern);
+	EXPECT_STREQ(".w.w.w.w.", pattern);
+}
+
+TEST(with_the_bit_the_union_counts_bytes)
+{
+	char pattern[STEPS + 1];
+
+	pattern_of(_metadata, 1, 2, 4, STEPS, pattern);
+	EXPECT_STREQ("wwwwwwwww", pattern);
+}
+
+/*
+ * watermark with wakeup_watermark 0: the kernel's default boundary (half
+ * the data area) is pinned; a notification comes before a one-page ring
+ * of 16-byte samples is full, and not after every sample.
+ */
+TEST(zero_watermark)
+{
+	char pattern[300];
+	size_t per_page = (size_t)sysconf(_SC_PAGESIZE) / 16;
+
+	ASSERT_GT(sizeof(pattern) - 1, per_page);
+	pattern_of(_metadata, 1, 0, 0, sizeof(pattern) - 1, pattern);
+	char *wake = strchr(pattern, 'w');
+	ASSERT_NE(NULL, wake) TH_LOG("no notification in %zu samples", sizeof(pattern) - 1);
+	size_t at = (size_t)(wake - pattern) + 1;
+	pc_observe("first_wake_in_one_page", "%zu", at);
+	EXPECT_LT(1, at);
+	EXPECT_GE(per_page, at) TH_LOG("the first notification came after the ring was full");
+}
+
+/* Every record type counts toward the watermark: a COMM record wakes. */
+TEST(any_record_wakes_at_one_byte)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_DUMMY, 1, PERF_SAMPLE_TID);
+	struct pc_capture cap;
+
+	attr.comm = 1;
+	attr.watermark = 1;
+	attr.wakeup_watermark = 1;
+	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	pc_pollin(cap.fd);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	ASSERT_EQ(0, pc_work_set_comm("pc-watermark"));
+	int woken = pc_pollin(cap.fd);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(1, pc_capture_count(&cap, PERF_RECORD_COMM));
+	EXPECT_TRUE(woken) TH_LOG("a COMM record did not wake a wakeup_watermark=1 reader");
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN
