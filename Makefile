@@ -62,6 +62,9 @@ $(B)/runners/tests/%: runners/tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_CFLAGS) -Irunners $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
+# The runner's tests share helpers (runners/tests/fake.h).
+$(filter $(B)/runners/tests/%,$(UNIT_BIN)): $(wildcard runners/tests/*.h)
+
 $(B)/runners/%.o: runners/%.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Irunners -c -o $@ $<
@@ -69,9 +72,10 @@ $(B)/runners/%.o: runners/%.c $(HEADERS) | $(DEPS_STAMP)
 $(RUNNER): $(RUNNER_OBJ) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(LIB_A) $(LDLIBS)
 
-# The suite on this kernel.
+# The suite on this kernel, compared with its baseline (runners/README.md).
+# Extra runner options: make run PERFCONF_ARGS="-t attr -v".
 run: all
-	@scripts/run-suite.sh $(B)
+	@scripts/run-suite.sh $(B) $(PERFCONF_ARGS)
 
 # The project's own tests, then the suite.
 test: all

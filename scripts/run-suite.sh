@@ -1,10 +1,11 @@
 #!/bin/sh
-# Run every suite binary (until the runner lands). Usage: scripts/run-suite.sh BUILD_DIR
+# Run the suite on this kernel with the runner and compare with its baseline.
+#   scripts/run-suite.sh BUILD_DIR [perfconf options...]
+# The runner's exit code is passed on: 0 no regression, 1 a regression or
+# failure, 2 a usage or setup error (through make, any failure is make's 2).
 set -u
-build=$1
-pass=0; fail=0
-for bin in $(find "$build/tests" -type f -perm -u+x | sort); do
-	if "$bin" </dev/null; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+build=${1:?usage: scripts/run-suite.sh BUILD_DIR [perfconf options...]}
+shift
+src=$(cd "$(dirname "$0")/.." && pwd)
+exec "$build/perfconf" --dir "$build" --expected "$src/expected" \
+	--timeouts "$src/runners/timeouts.conf" "$@"

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Choosing a baseline, comparing results with it, and diffing two of them. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "util.h"
+
+bool verdict_fails(enum verdict_kind k)
+{
+	return k == V_REGRESSION || k == V_NEW_FAILURE;
+}
+
+const char *verdict_label(enum verdict_kind k)
+{
+	switch (k) {
+	case V_SAME: return "unchanged";
+	case V_KNOWN: return "known failure";
+	case V_REGRESSION: return "regression";
+	case V_IMPROVEMENT: return "improvement";
+	case V_CHANGED: return "changed";
+	case V_NEW: return "new";
+	case V_NEW_FAILURE: return "new failure";
+	case V_GONE: return "gone";
+	case V_FIXED: return "fixed";
+	}
+	return "?";
+}
+
+void verdict_free(struct verdict *v)
+{
+	free(v->detail);
+	v->detail = NULL;
+}
+
+/*
+ * The observations that differ, or NULL. Both lists are sorted by key:
+ * merge them. Two wordings: against a baseline, or as a changelog.
+ */
+static char *describe_obs(const struct record *e, const struct record *o, bool changelog)
+{
+	struct sbuf b = { 0 };
+	size_t i = 0, k = 0;
+
+	while (i < e->nobs || k < o->nobs) {
+		int c = i == e->nobs ? 1 : k == o->nobs ? -1 : strcmp(e->obs[i].key, o->obs[k].key);
+		const char *sep = b.len ? "; " : "";
+
+		if (c == 0) {
+			if (strcmp(e->obs[i].value, o->obs[k].value))
+				sb_printf(&b, changelog ? "%s%s: %s -> %s" : "%s%s: expected %s, observed %s",
+					  sep, e->obs[i].key, e->obs[i].value, o->obs[k].value);
+			i++, k++;
+		} else if (c < 0) {
+			sb_printf(&b, changelog ? "%s%s: %s, no longer reported" : "%s%s: expected %s, observed nothing",
+				  sep, e->obs[i].key, e->obs[i].value);
+			i++;
+		} else {
+			sb_printf(&b, changelog ? "%s%s: %s, newly reported" : "%s%s: observed %s, not in the baseline",
+				  sep, o->obs[k].key, o->obs[k].value);
+			k++;
+		}
+	}
+	return b.s;
+}
+
+char *describe_change(const struct record *e, const struct record *o)
+{
+	char *obs = describe_obs(e, o, false), *all;
+
+	if (e->st == o->st)
+		return obs;
+	all = xasprintf("expected %s, observed %s%s%s", status_name(e->st), status_name(o->st),
+			obs ? "; " : "", obs ? obs : "");
+	free(obs);
+	return all;
+}
+
+void judge(struct recset *base, const struct record *o, struct verdict *v)
+{
+	struct record *e = base ? recset_find(base, o->id) : NULL;
+
+	memset(v, 0, sizeof(*v));
+	if (!e) {
+		v->kind = status_bad(o->st) ? V_NEW_FAILURE : V_NEW;
+		return;
+	}
+	e->seen = true;
+	v->exp = e;
+	v->detail = describe_change(e, o);
+	if (e->st == o->st)
+		v->kind = v->detail ? V_REGRESSION : status_bad(o->st) ? V_KNOWN : V_SAME;
+	else if (status_bad(o->st) || e->st == ST_PASS)
+		v->kind = V_REGRESSION;
+	else if (o->st == ST_PASS || (status_bad(e->st) && o->st == ST_XFAIL))
+		v->kind = V_IMPROVEMENT;
+	else
+		v->kind = V_CHANGED;
+}
+
+char *baseline_path(const char *dir, const struct kernel_id *k)
+{
+	return xasprintf("%s/%s-%d.%d-%s.txt", dir, k->arch, k->major, k->minor, k->profile);
+}
+
+/* "<arch>-<major>.<minor>-<profile>.txt" → major, minor when arch and profile match. */
+static bool parse_name(const char *name, const struct kernel_id *k, int *major, int *minor)
+{
+	size_t al = strlen(k->arch), pl = strlen(k->profile), nl = strlen(name);
+	int used = 0;
+
+	if (strncmp(name, k->arch, al) || name[al] != '-')
+		return false;
+	if (sscanf(name + al + 1, "%d.%d-%n", major, minor, &used) != 2 || !used)
+		return false;
+	name += al + 1 + used;
+	nl = strlen(name);
+	return nl == pl + 4 && !strncmp(name, k->profile, pl) && !strcmp(name + pl, ".txt");
+}
+
+char *baseline_find(const char *dir, const struct kernel_id *k, bool *fallback)
+{
+	char *exact = baseline_path(dir, k), *best = NULL;
+	int bmaj = -1, bmin = -1;
+	DIR *d;
+	struct dirent *e;
+	FILE *f = fopen(exact, "r");
+
+	*fallback = false;
+	if (f) {
+		fclose(f);
+		return exact;
+	}
+	free(exact);
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		int maj, min;
+
+		if (!parse_name(e->d_name, k, &maj, &min))
+			continue;
+		if (maj > k->major || (maj == k->major && min >= k->minor))
+			continue;	/* newer: never */
+		if (maj > bmaj || (maj == bmaj && min > bmin)) {
+			bmaj = maj;
+			bmin = min;
+			free(best);
+			best = xasprintf("%s/%s", dir, e->d_name);
+		}
+	}
+	closedir(d);
+	*fallback = best != NULL;
+	return best;
+}
+
+static void list_section(FILE *out, const char *title, struct strv *lines)
+{
+	if (!lines->n)
+		return;
+	fprintf(out, "\n%s (%zu):\n", title, lines->n);
+	for (size_t i = 0; i < lines->n; i++)
+		fprintf(out, "  %s\n", lines->v[i]);
+}
+
+int baseline_diff(struct recset *a, struct recset *b, FILE *out)
+{
+	struct strv worse = { 0 }, better = { 0 }, changed = { 0 }, obs = { 0 };
+	struct strv added = { 0 }, removed = { 0 };
+	size_t same = 0;
+
+	recset_sort(a);
+	recset_sort(b);
+	for (size_t i = 0; i < a->n; i++)
+		a->v[i].seen = false;
+	for (size_t i = 0; i < b->n; i++) {
+		struct record *r = &b->v[i];
+		struct verdict v;
+		char *line, *o;
+
+		judge(a, r, &v);
+		switch (v.kind) {
+		case V_SAME:
+		case V_KNOWN:
+			same++;
+			break;
+		case V_NEW:
+		case V_NEW_FAILURE:
+			record_format(r, &line);
+			strv_add(&added, line);
+			free(line);
+			break;
+		case V_REGRESSION:
+			o = describe_obs(v.exp, r, true);
+			if (v.exp->st == r->st)
+				strv_addf(&obs, "%s: %s", r->id, o);
+			else
+				strv_addf(&worse, "%s: %s -> %s%s%s%s", r->id, status_name(v.exp->st),
+					  status_name(r->st), o ? " (" : "", o ? o : "", o ? ")" : "");
+			free(o);
+			break;
+		case V_IMPROVEMENT:
+			strv_addf(&better, "%s: %s -> %s", r->id, status_name(v.exp->st), status_name(r->st));
+			break;
+		default:
+			strv_addf(&changed, "%s: %s -> %s", r->id, status_name(v.exp->st), status_name(r->st));
+			break;
+		}
+		verdict_free(&v);
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		char *line;
+
+		if (a->v[i].seen)
+			continue;
+		record_format(&a->v[i], &line);
+		strv_add(&removed, line);
+		free(line);
+	}
+
+	fprintf(out, "perfconf diff\n--- %s%s%s%s\n+++ %s%s%s%s\n",
+		a->path, a->recorded_on ? " (recorded on " : "", a->recorded_on ? a->recorded_on : "",
+		a->recorded_on ? ")" : "",
+		b->path, b->recorded_on ? " (recorded on " : "", b->recorded_on ? b->recorded_on : "",
+		b->recorded_on ? ")" : "");
+	list_section(out, "Now failing or no longer passing", &worse);
+	list_section(out, "Observations changed", &obs);
+	list_section(out, "Now passing", &better);
+	list_section(out, "Other status changes", &changed);
+	list_section(out, "Added cases", &added);
+	list_section(out, "Removed cases", &removed);
+	fprintf(out, "\n%zu unchanged, %zu changed, %zu added, %zu removed\n", same,
+		worse.n + obs.n + better.n + changed.n, added.n, removed.n);
+	{
+		int differ = worse.n || obs.n || better.n || changed.n || added.n || removed.n;
+
+		strv_free(&worse);
+		strv_free(&better);
+		strv_free(&changed);
+		strv_free(&obs);
+		strv_free(&added);
+		strv_free(&removed);
+		return differ;
+	}
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running the binaries: spawn, capture, time out, kill, reap, in parallel,
+ * with exclusive binaries alone, and kernel health attributed to whatever
+ * was running.
+ */
+#ifndef PERFCONF_RUNNER_EXEC_H
+#define PERFCONF_RUNNER_EXEC_H
+
+#include <stddef.h>
+
+#include "health.h"
+#include "runner.h"
+
+/*
+ * Block the signals the runner handles (SIGCHLD, SIGINT, SIGTERM, SIGHUP)
+ * and take them through a signalfd; ignore SIGPIPE; become the subreaper
+ * of everything the binaries leave behind. 0, or -errno.
+ */
+int exec_init(void);
+
+/*
+ * Start-up clean-up after a runner that died under SIGKILL: kill the
+ * processes it left running (they carry PERFCONF_RUNNER_PID=<its pid>) and
+ * remove its temp directories. Returns the number of processes killed.
+ */
+int exec_cleanup_stale(void);
+
+typedef void (*job_done_fn)(void *ctx, struct job *j);
+
+/*
+ * Run the jobs, at most max_jobs at a time, in order; an exclusive job
+ * waits for the others to finish and runs alone. done() is called as each
+ * finishes. Returns 0, or the signal (SIGINT, SIGTERM, SIGHUP) that
+ * stopped the run after killing what was running.
+ */
+int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
+	     job_done_fn done, void *ctx);
+
+/* Kill and reap whatever the binaries left behind. Returns how many. */
+int exec_kill_strays(void);
+
+#endif

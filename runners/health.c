@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel health: taint bits and the kernel log. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "health.h"
+#include "tap.h"
+
+/*
+ * Kernel log lines that mean the kernel hit a bug, matched at the start of
+ * the message. The strong ones name the problem; the weak ones (the lines
+ * around a splat) only start one.
+ */
+static const char *const strong[] = {
+	"WARNING:", "BUG:", "Oops", "general protection", "kernel BUG",
+	"Unable to handle kernel", "Internal error:", "UBSAN:", "watchdog: BUG:", "Kernel panic",
+	NULL,
+};
+static const char *const weak[] = { "Call Trace:", "------------[ cut here ]", NULL };
+
+#define CONTEXT_LINES 40
+
+/* Letters of the taint bits, as Documentation/admin-guide/tainted-kernels.rst lists them. */
+static const char taint_letters[] = "PFSRMBUDAWCIOELKXTNJ";
+
+void health_open(struct health *h)
+{
+	const char *tf = getenv("PERFCONF_TAINT_FILE");
+	const char *any = getenv("PERFCONF_KMSG_ANY_FACILITY");
+	char *data;
+
+	memset(h, 0, sizeof(*h));
+	h->any_facility = any && !strcmp(any, "1");
+	snprintf(h->taint_path, sizeof(h->taint_path), "%s",
+		 tf && *tf ? tf : "/proc/sys/kernel/tainted");
+	data = read_file(h->taint_path, NULL);
+	if (data) {
+		h->taint = strtoull(data, NULL, 10);
+		h->taint_ok = true;
+		free(data);
+	}
+	h->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (h->kmsg_fd < 0) {
+		snprintf(h->kmsg_error, sizeof(h->kmsg_error), "/dev/kmsg: %s", strerror(errno));
+		return;
+	}
+	if (lseek(h->kmsg_fd, 0, SEEK_END) < 0) {
+		snprintf(h->kmsg_error, sizeof(h->kmsg_error), "/dev/kmsg: seek: %s", strerror(errno));
+		close(h->kmsg_fd);
+		h->kmsg_fd = -1;
+	}
+}
+
+void health_close(struct health *h)
+{
+	if (h->kmsg_fd >= 0)
+		close(h->kmsg_fd);
+	h->kmsg_fd = -1;
+	strv_free(&h->orphan_log);
+}
+
+/* The trigger a message starts with, or NULL; *level 2 strong, 1 weak. */
+static const char *trigger_of(const char *msg, int *level)
+{
+	for (int i = 0; strong[i]; i++) {
+		if (!strncmp(msg, strong[i], strlen(strong[i]))) {
+			*level = 2;
+			return strong[i];
+		}
+	}
+	for (int i = 0; weak[i]; i++) {
+		if (!strncmp(msg, weak[i], strlen(weak[i]))) {
+			*level = 1;
+			return weak[i];
+		}
+	}
+	*level = 0;
+	return NULL;
+}
+
+void health_read_log(struct health *h, health_fn fn, void *ctx)
+{
+	char rec[8192 + 1];
+
+	if (h->kmsg_fd < 0)
+		return;
+	for (;;) {
+		ssize_t n = read(h->kmsg_fd, rec, sizeof(rec) - 1);
+		char *msg, *nl;
+		const char *trigger;
+		unsigned prio;
+		int level;
+
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records were overwritten: go on with the next */
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		rec[n] = 0;
+		/* "prio,seq,usec,flags[,...];message\n[ KEY=value\n]..." */
+		msg = strchr(rec, ';');
+		if (!msg || sscanf(rec, "%u", &prio) != 1)
+			continue;
+		msg++;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = 0;
+		if ((prio >> 3) != 0 && !h->any_facility)
+			continue;	/* not the kernel's own */
+		sanitize(msg);
+		trigger = trigger_of(msg, &level);
+		if (trigger) {
+			h->context = CONTEXT_LINES;
+			fn(ctx, msg, trigger, level);
+		} else if (h->context > 0) {
+			h->context--;
+			fn(ctx, msg, NULL, 0);
+			if (strstr(msg, "---[ end trace"))
+				h->context = 0;
+		}
+	}
+}
+
+unsigned long long health_new_taint(struct health *h, char *what, size_t len)
+{
+	char *data = read_file(h->taint_path, NULL);
+	unsigned long long now, fresh;
+	size_t off = 0;
+
+	if (!data)
+		return 0;
+	now = strtoull(data, NULL, 10);
+	free(data);
+	if (!h->taint_ok) {
+		h->taint = now;
+		h->taint_ok = true;
+		return 0;
+	}
+	fresh = now & ~h->taint;
+	h->taint |= now;
+	if (len)
+		what[0] = 0;
+	for (int bit = 0; bit < 64 && fresh; bit++) {
+		if (!(fresh & (1ull << bit)))
+			continue;
+		if (off < len)
+			off += snprintf(what + off, len - off, "%s%c (bit %d)", off ? ", " : "",
+					bit < (int)sizeof(taint_letters) - 1 ? taint_letters[bit] : '?', bit);
+	}
+	return fresh;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A binary's outcome: from how it ended (exit status, signal, timeout),
+ * what it printed (TAP cases) and what the kernel did meanwhile, to its
+ * records and the status of its KTAP line.
+ *
+ * The binary itself gets a record ("area/binary STATUS") only when its
+ * cases cannot tell the whole story: it crashed, timed out, printed no
+ * parsable TAP or fewer results than planned, exited non-zero with no
+ * failing case, left processes behind, printed malformed observations, or
+ * the kernel complained while it ran (ERROR or TIMEOUT); or it has no cases
+ * at all (SKIP).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "baseline.h"
+#include "job.h"
+
+void job_free(struct job *j)
+{
+	free(j->name);
+	free(j->path);
+	free(j->timeout_from);
+	free(j->tmpdir);
+	free(j->spawn_error);
+	tap_free(&j->tap);
+	strv_free(&j->kernel_log);
+	free(j->kernel_reason);
+	strv_free(&j->health);
+	free(j->bin_reason);
+	strv_free(&j->notes);
+	if (j->verdicts)
+		for (size_t i = 0; i < j->recs.n; i++)
+			verdict_free(&j->verdicts[i]);
+	free(j->verdicts);
+	recset_free(&j->recs);
+	free(j->ktap);
+	free(j->ktap_verbose);
+	memset(j, 0, sizeof(*j));
+}
+
+/* Keep the most serious status; collect every reason. */
+static void problem(struct job *j, enum status st, struct sbuf *why, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void problem(struct job *j, enum status st, struct sbuf *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!j->has_bin_record || j->bin_status == ST_SKIP ||
+	    (j->bin_status == ST_ERROR && st == ST_TIMEOUT))
+		j->bin_status = st;
+	j->has_bin_record = true;
+	if (why->len)
+		sb_puts(why, "; ");
+	va_start(ap, fmt);
+	sb_vprintf(why, fmt, ap);
+	va_end(ap);
+}
+
+static const char *secs(double s)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof(buf), "%g s", s);
+	return buf;
+}
+
+void job_outcome(struct job *j)
+{
+	struct tap *t = &j->tap;
+	struct sbuf why = { 0 };
+	bool any_bad = false, all_skip = t->ncases > 0, no_tap;
+	int code = -1;
+
+	for (size_t i = 0; i < t->ncases; i++) {
+		any_bad |= status_bad(t->cases[i].r.st);
+		all_skip &= t->cases[i].r.st == ST_SKIP;
+	}
+	no_tap = !t->version && t->plan < 0 && t->ncases == 0;
+
+	if (j->spawn_error) {
+		problem(j, ST_ERROR, &why, "%s", j->spawn_error);
+	} else if (j->timed_out) {
+		problem(j, ST_TIMEOUT, &why, "timeout after %s", secs(j->timeout));
+		strv_addf(&j->notes, "timeout after %s (from %s): its session was killed with SIGKILL",
+			  secs(j->timeout), j->timeout_from);
+	} else if (j->wstatus == -1) {
+		problem(j, ST_ERROR, &why, "did not exit");
+	} else if (WIFSIGNALED(j->wstatus)) {
+		int sig = WTERMSIG(j->wstatus);
+
+		problem(j, ST_ERROR, &why, "killed by signal %d (%s)", sig, signal_name(sig));
+	} else if (WIFEXITED(j->wstatus)) {
+		code = WEXITSTATUS(j->wstatus);
+		if (code)
+			strv_addf(&j->notes, "exit status %d", code);
+	}
+
+	if (code >= 0) {
+		if (no_tap && code == 4) {
+			problem(j, ST_SKIP, &why, "exit status 4 (skip) and no TAP output");
+		} else if (no_tap) {
+			problem(j, ST_ERROR, &why, "unparsable output: no TAP plan or result line (exit status %d)",
+				code);
+		} else if (t->plan == 0 && t->ncases == 0 && (code == 0 || code == 4)) {
+			problem(j, ST_SKIP, &why, "no test cases");
+		} else if (t->plan < 0 && t->ncases == 0) {
+			problem(j, ST_ERROR, &why, "no result line (exit status %d)", code);
+		} else if (t->plan >= 0 && (size_t)t->plan != t->ncases) {
+			problem(j, ST_ERROR, &why, "planned %ld cases, reported %zu (exit status %d)",
+				t->plan, t->ncases, code);
+		} else if (code != 0 && code != 4 && !any_bad) {
+			problem(j, ST_ERROR, &why, "exit status %d but no case failed", code);
+		}
+	} else if (t->plan >= 0 && (size_t)t->plan > t->ncases) {
+		strv_addf(&j->notes, "stopped after %zu of %ld planned cases", t->ncases, t->plan);
+	}
+
+	for (size_t i = 0; i < t->problems.n; i++) {
+		strv_add(&j->notes, t->problems.v[i]);
+		if (i == 0)
+			problem(j, ST_ERROR, &why, "%s", t->problems.v[i]);
+	}
+	if (j->leaked)
+		problem(j, ST_ERROR, &why, "left %d process%s running (killed)", j->leaked,
+			j->leaked == 1 ? "" : "es");
+	if (j->pipe_abandoned)
+		problem(j, ST_ERROR, &why, "a process outside its session kept its output open");
+	if (j->sysctls_left && !j->exclusive)
+		problem(j, ST_ERROR, &why, "changed a sysctl without PERFCONF_META(\"exclusive\")");
+	if (j->sysctls_left)
+		strv_addf(&j->notes, "left %d sysctl%s changed: the runner restored %s", j->sysctls_left,
+			  j->sysctls_left == 1 ? "" : "s", j->sysctls_left == 1 ? "it" : "them");
+	if (j->kernel_reason)
+		problem(j, ST_ERROR, &why, "%s", j->kernel_reason);
+	for (size_t i = 0; i < j->health.n; i++)
+		problem(j, ST_ERROR, &why, "%s", j->health.v[i]);
+
+	if (j->has_bin_record) {
+		j->bin_reason = why.s;
+	} else {
+		sb_free(&why);
+		j->bin_status = any_bad ? ST_FAIL : all_skip ? ST_SKIP : ST_PASS;
+		if (all_skip)
+			j->bin_reason = xstrdup("all cases skipped");
+	}
+
+	/* Records. */
+	for (size_t i = 0; i < t->ncases; i++) {
+		const struct record *c = &t->cases[i].r;
+		struct record r = { 0 };
+
+		r.id = xasprintf("%s:%s", j->name, c->id);
+		r.st = c->st;
+		for (size_t k = 0; k < c->nobs; k++)
+			record_add_obs(&r, c->obs[k].key, c->obs[k].value);
+		recset_add(&j->recs, &r);
+	}
+	if (j->has_bin_record) {
+		struct record r = { .id = xstrdup(j->name), .st = j->bin_status };
+
+		recset_add(&j->recs, &r);
+	}
+	/* Case order stays as run (the results file sorts). */
+}
+
+void job_judge(struct job *j, struct recset *base)
+{
+	j->verdicts = xcalloc(j->recs.n, sizeof(*j->verdicts));
+	for (size_t i = 0; i < j->recs.n; i++)
+		judge(base, &j->recs.v[i], &j->verdicts[i]);
+}
+
+const struct verdict *job_case_verdict(const struct job *j, size_t case_index)
+{
+	if (!j->verdicts || case_index >= j->recs.n)
+		return NULL;
+	return &j->verdicts[case_index];	/* cases come first, in order */
+}

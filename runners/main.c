@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfconf: options and subcommands.
+ *
+ *	perfconf [options]		run the suite (run.c)
+ *	perfconf diff A B		what changed between two baselines/results
+ *	perfconf restore		put back the sysctls a dead run left changed
+ *	perfconf info			this kernel, its profile and baseline
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* CPU_COUNT */
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "exec.h"
+#include "profile.h"
+#include "run.h"
+#include "sysctl.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: perfconf [options]          run the suite and compare with the baseline\n"
+"       perfconf diff A B           what changed between two baselines or results files\n"
+"       perfconf restore            restore the sysctls a killed run left changed\n"
+"       perfconf info               this kernel, its PMU profile and its baseline\n"
+"\n"
+"options:\n"
+"  -j, --jobs N         binaries run at once (default: the number of CPUs)\n"
+"  -t, --test GLOB      run only <area>/<binary> matching GLOB (or its area); repeatable\n"
+"  -x, --exclude GLOB   skip matching binaries; repeatable\n"
+"  -l, --list           list the selected binaries and exit\n"
+"  -v, --verbose        show every line each binary printed\n"
+"      --timeout SECS   default timeout per binary (default %g)\n"
+"      --timeouts FILE  per-area timeouts, \"<glob> <seconds>\" lines\n"
+"                       (default <dir>/../runners/timeouts.conf)\n"
+"      --baseline FILE  compare with FILE instead of the one for this kernel\n"
+"      --expected DIR   where baselines live (default <dir>/../expected)\n"
+"      --record[=FILE]  write or update the baseline for this kernel (or FILE)\n"
+"      --results DIR    where ktap.txt and results.txt go\n"
+"                       (default <dir>/results/<release>-<arch>-<profile>)\n"
+"      --junit FILE     also write JUnit XML\n"
+"      --bisect         exit 0 good, 1 bad, 125 cannot test (git bisect run)\n"
+"      --dir DIR        the build directory holding tests/ (default: the runner's own)\n"
+"  -h, --help           this text\n"
+"\n"
+"exit: 0 no regression, 1 a regression or failure, 2 usage or setup error\n",
+		DEFAULT_TIMEOUT);
+}
+
+/* Set before options are parsed, so that even a usage error maps to 125. */
+static bool bisect_mode;
+
+int exit_code(const struct opts *o, int code)
+{
+	if ((o->bisect || bisect_mode) && code == EXIT_SETUP)
+		return 125;
+	return code;
+}
+
+static void __attribute__((noreturn)) fail_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see perfconf --help)\n");
+	exit(bisect_mode ? 125 : EXIT_SETUP);
+}
+
+char *self_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return xstrdup(".");
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = 0;
+	return xstrdup(buf);
+}
+
+static int cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	return 1;
+}
+
+static void parse_opts(int argc, char **argv, struct opts *o)
+{
+	enum { O_TIMEOUT = 256, O_TIMEOUTS, O_BASELINE, O_EXPECTED, O_RECORD, O_RESULTS,
+	       O_JUNIT, O_BISECT, O_DIR };
+	static const struct option lo[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "test", required_argument, NULL, 't' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "timeouts", required_argument, NULL, O_TIMEOUTS },
+		{ "baseline", required_argument, NULL, O_BASELINE },
+		{ "expected", required_argument, NULL, O_EXPECTED },
+		{ "record", optional_argument, NULL, O_RECORD },
+		{ "results", required_argument, NULL, O_RESULTS },
+		{ "junit", required_argument, NULL, O_JUNIT },
+		{ "bisect", no_argument, NULL, O_BISECT },
+		{ "dir", required_argument, NULL, O_DIR },
+		{ 0 },
+	};
+	int c;
+
+	opterr = 0;
+	o->jobs = cpus();
+	o->timeout = DEFAULT_TIMEOUT;
+	while ((c = getopt_long(argc, argv, ":j:t:x:lvh", lo, NULL)) != -1) {
+		char *end;
+		long v;
+
+		switch (c) {
+		case 'j':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 1 || v > 1024)
+				fail_usage("-j: expected a number of jobs from 1 to 1024, got \"%s\"", optarg);
+			o->jobs = v;
+			break;
+		case 't':
+			strv_add(&o->sel.include, optarg);
+			break;
+		case 'x':
+			strv_add(&o->sel.exclude, optarg);
+			break;
+		case 'l':
+			o->list = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_OK);
+		case O_TIMEOUT:
+			if (!parse_seconds(optarg, &o->timeout))
+				fail_usage("--timeout: expected a positive number of seconds, got \"%s\"", optarg);
+			o->timeout_given = true;
+			break;
+		case O_TIMEOUTS:
+			o->timeouts = optarg;
+			break;
+		case O_BASELINE:
+			o->baseline = optarg;
+			break;
+		case O_EXPECTED:
+			o->expected = optarg;
+			break;
+		case O_RECORD:
+			o->record = true;
+			o->record_file = optarg;
+			break;
+		case O_RESULTS:
+			o->results = optarg;
+			break;
+		case O_JUNIT:
+			o->junit = optarg;
+			break;
+		case O_BISECT:
+			o->bisect = true;
+			break;
+		case O_DIR:
+			o->dir = optarg;
+			break;
+		case ':':
+			fail_usage("%s needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				fail_usage("unknown option -%c", optopt);
+			fail_usage("unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		fail_usage("unexpected argument \"%s\"", argv[optind]);
+}
+/* --- subcommands --- */
+
+static int cmd_diff(int argc, char **argv)
+{
+	struct recset a, b;
+	char err[1024];
+	int rc;
+
+	if (argc != 3)
+		fail_usage("diff takes two files: perfconf diff A B");
+	if (recset_load(&a, argv[1], err, sizeof(err)) ||
+	    recset_load(&b, argv[2], err, sizeof(err))) {
+		warnx_("%s", err);
+		return EXIT_SETUP;
+	}
+	rc = baseline_diff(&a, &b, stdout);
+	recset_free(&a);
+	recset_free(&b);
+	return rc ? EXIT_FAILED : EXIT_OK;
+}
+
+static int cmd_restore(int argc)
+{
+	int n;
+
+	if (argc != 1)
+		fail_usage("restore takes no argument");
+	exec_cleanup_stale();
+	n = pc_sysctl_restore_all();
+	if (n < 0) {
+		warnx_("cannot restore from %s: %s", pc_sysctl_state_path(), strerror(-n));
+		return EXIT_SETUP;
+	}
+	printf("restored %d sysctl%s (state file %s)\n", n, n == 1 ? "" : "s", pc_sysctl_state_path());
+	return EXIT_OK;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct kernel_id k;
+	bool fallback;
+	char *exact, *found;
+
+	parse_opts(argc, argv, &o);
+	if (!o.dir)
+		o.dir = self_dir();
+	if (!o.expected)
+		o.expected = xasprintf("%s/../expected", o.dir);
+	kernel_identify(&k);
+	exact = baseline_path(o.expected, &k);
+	found = baseline_find(o.expected, &k, &fallback);
+	printf("release: %s\narch: %s\nkernel: %d.%d\nprofile: %s\n", k.release, k.arch, k.major,
+	       k.minor, k.profile);
+	printf("baseline: %s%s\n", found ? found : exact,
+	       !found ? " (missing)" : fallback ? " (nearest older kernel)" : "");
+	printf("record target: %s\n", exact);
+	printf("results: %s/results/%s-%s-%s\n", o.dir, k.release, k.arch, k.profile);
+	printf("sysctl state file: %s\n", pc_sysctl_state_path());
+	free(exact);
+	free(found);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		bisect_mode |= !strcmp(argv[i], "--bisect");
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return cmd_diff(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "restore"))
+		return cmd_restore(argc - 1);
+	if (argc > 1 && !strcmp(argv[1], "info"))
+		return cmd_info(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "run")) {
+		argc--;
+		argv++;
+	}
+	parse_opts(argc, argv, &o);
+	return cmd_run(&o);
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The end of a run: summary, results.txt, baselines, JUnit XML. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "report.h"
+
+#define LIST_MAX 25	/* lines per summary section (results.txt has them all) */
+
+void summary_add_job(struct summary *s, const struct job *j)
+{
+	for (size_t i = 0; i < j->recs.n; i++) {
+		const struct record *r = &j->recs.v[i];
+		const struct verdict *v = &j->verdicts[i];
+
+		s->cases++;
+		switch (v->kind) {
+		case V_REGRESSION:
+			strv_addf(&s->regressions, "%s: %s", r->id, v->detail);
+			s->failed++;
+			continue;
+		case V_NEW_FAILURE:
+			strv_addf(&s->new_failures, "%s %s", r->id, status_name(r->st));
+			s->failed++;
+			continue;
+		case V_KNOWN:
+			strv_addf(&s->known_failures, "%s %s", r->id, status_name(r->st));
+			s->known++;
+			continue;
+		case V_IMPROVEMENT:
+			strv_addf(&s->improvements, "%s: %s", r->id, v->detail);
+			break;
+		case V_CHANGED:
+			strv_addf(&s->changes, "%s: %s", r->id, v->detail);
+			break;
+		case V_NEW:
+			strv_addf(&s->new_cases, "%s %s", r->id, status_name(r->st));
+			break;
+		default:
+			break;
+		}
+		if (r->st == ST_SKIP)
+			s->skipped++;
+		else
+			s->passed++;	/* PASS and XFAIL */
+	}
+}
+
+void summary_add_gone(struct summary *s, const struct recset *base, const struct selection *sel,
+		      const struct job *jobs, size_t n)
+{
+	if (!base)
+		return;
+	for (size_t i = 0; i < base->n; i++) {
+		const struct record *e = &base->v[i];
+		char bin[512];
+		bool ran = false;
+
+		if (e->seen)
+			continue;
+		case_binary(e->id, bin, sizeof(bin));
+		if (!selected(sel, bin))
+			continue;
+		for (size_t k = 0; k < n && !ran; k++)
+			ran = jobs[k].done && !strcmp(jobs[k].name, bin);
+		if (!strchr(e->id, ':') && ran)
+			strv_addf(&s->fixed, "%s: expected %s, now no problem with the binary itself",
+				  e->id, status_name(e->st));
+		else
+			strv_addf(&s->gone, "%s %s%s", e->id, status_name(e->st),
+				  ran ? "" : " (binary not found)");
+	}
+}
+
+static void section(struct sbuf *out, const char *title, const struct strv *l)
+{
+	char *head;
+
+	if (!l->n)
+		return;
+	head = xasprintf("%s (%zu):", title, l->n);
+	ktap_diag(out, "", head);
+	free(head);
+	for (size_t i = 0; i < l->n && i < LIST_MAX; i++) {
+		char *line = xasprintf("  %s", l->v[i]);
+
+		ktap_diag(out, "", line);
+		free(line);
+	}
+	if (l->n > LIST_MAX) {
+		char *more = xasprintf("  ... and %zu more (see results.txt)", l->n - LIST_MAX);
+
+		ktap_diag(out, "", more);
+		free(more);
+	}
+}
+
+void summary_print(struct sbuf *out, const struct summary *s)
+{
+	section(out, "regressions", &s->regressions);
+	section(out, "new failures", &s->new_failures);
+	section(out, "known failures, as in the baseline", &s->known_failures);
+	section(out, "improvements", &s->improvements);
+	section(out, "other changes", &s->changes);
+	section(out, "fixed", &s->fixed);
+	section(out, "new cases, not in the baseline", &s->new_cases);
+	section(out, "gone: in the baseline, not reported", &s->gone);
+	if (s->known) {
+		char *k = xasprintf("%zu known failure%s not counted as failed", s->known,
+				    s->known == 1 ? "" : "s");
+
+		ktap_diag(out, "", k);
+		free(k);
+	}
+	sb_printf(out, "%zu passed, %zu failed, %zu skipped\n", s->passed, s->failed, s->skipped);
+}
+
+void summary_free(struct summary *s)
+{
+	strv_free(&s->regressions);
+	strv_free(&s->new_failures);
+	strv_free(&s->known_failures);
+	strv_free(&s->improvements);
+	strv_free(&s->changes);
+	strv_free(&s->new_cases);
+	strv_free(&s->gone);
+	strv_free(&s->fixed);
+}
+
+char *results_header(const struct kernel_id *k, const char *what)
+{
+	return xasprintf("# perfconf %s: %s %d.%d %s\n"
+			 "# recorded on: %s (%s, profile %s)\n"
+			 "# <case-id> <PASS|FAIL|SKIP|XFAIL|TIMEOUT|ERROR> [observation=value]...\n",
+			 what, k->arch, k->major, k->minor, k->profile,
+			 k->release, k->arch, k->profile);
+}
+
+static void copy_record(struct recset *dst, const struct record *r)
+{
+	struct record c = { .id = xstrdup(r->id), .st = r->st };
+
+	for (size_t i = 0; i < r->nobs; i++)
+		record_add_obs(&c, r->obs[i].key, r->obs[i].value);
+	recset_add(dst, &c);
+}
+
+int write_results(const char *path, const struct job *jobs, size_t n, const char *header)
+{
+	struct recset all = { 0 };
+	int err;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; jobs[i].done && k < jobs[i].recs.n; k++)
+			copy_record(&all, &jobs[i].recs.v[k]);
+	err = recset_write(&all, path, header);
+	recset_free(&all);
+	return err;
+}
+
+int record_baseline(const char *path, const struct job *jobs, size_t n,
+		    const struct selection *sel, bool filtered, const char *header,
+		    char *err, size_t errlen)
+{
+	struct recset old = { 0 }, out = { 0 };
+	int rc;
+
+	if (filtered && access(path, F_OK) == 0) {
+		if (recset_load(&old, path, err, errlen)) {
+			recset_free(&old);
+			return -1;
+		}
+		for (size_t i = 0; i < old.n; i++) {
+			char bin[512];
+
+			case_binary(old.v[i].id, bin, sizeof(bin));
+			if (!selected(sel, bin))
+				copy_record(&out, &old.v[i]);
+		}
+		recset_free(&old);
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; jobs[i].done && k < jobs[i].recs.n; k++)
+			copy_record(&out, &jobs[i].recs.v[k]);
+	if (strrchr(path, '/')) {
+		char *dir = xstrndup(path, strrchr(path, '/') - path);
+
+		if (*dir)
+			mkdir_p(dir, 0755);
+		free(dir);
+	}
+	rc = recset_write(&out, path, header);
+	recset_free(&out);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static void xml_text(struct sbuf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		switch (s[i]) {
+		case '&': sb_puts(b, "&amp;"); break;
+		case '<': sb_puts(b, "&lt;"); break;
+		case '>': sb_puts(b, "&gt;"); break;
+		case '"': sb_puts(b, "&quot;"); break;
+		case '\'': sb_puts(b, "&apos;"); break;
+		default:
+			if ((unsigned char)s[i] < ' ' && s[i] != '\n' && s[i] != '\t')
+				sb_puts(b, "?");
+			else
+				sb_add(b, &s[i], 1);
+		}
+	}
+}
+
+static void xml_attr(struct sbuf *b, const char *name, const char *value)
+{
+	sb_printf(b, " %s=\"", name);
+	xml_text(b, value, strlen(value));
+	sb_puts(b, "\"");
+}
+
+/* The binary's captured output, as text (result markers shown as such). */
+static void job_output(struct sbuf *b, const struct job *j)
+{
+	const struct sbuf *log = &j->tap.log;
+	const char *p = log->s, *end = log->s + log->len;
+
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		if (!nl)
+			break;
+		if (*p == 'R') {
+			size_t c = strtoul(p + 1, NULL, 10);
+
+			sb_printf(b, "[%s %s]\n", status_name(j->tap.cases[c].r.st), j->tap.cases[c].r.id);
+		} else {
+			xml_text(b, p + 1, nl - p - 1);
+			sb_puts(b, "\n");
+		}
+		p = nl + 1;
+	}
+}
+
+int write_junit(const char *path, const struct job *jobs, size_t n, double wall)
+{
+	struct sbuf b = { 0 };
+	size_t tests = 0, failures = 0, skipped = 0;
+	int err;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; jobs[i].done && k < jobs[i].recs.n; k++) {
+			enum verdict_kind v = jobs[i].verdicts[k].kind;
+
+			tests++;
+			failures += verdict_fails(v);
+			skipped += !verdict_fails(v) && (jobs[i].recs.v[k].st == ST_SKIP || v == V_KNOWN);
+		}
+	}
+	sb_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sb_printf(&b, "<testsuites name=\"perfconf\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
+		  tests, failures, skipped, wall);
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &jobs[i];
+		size_t f = 0, s = 0;
+
+		if (!j->done)
+			continue;
+		for (size_t k = 0; k < j->recs.n; k++) {
+			f += verdict_fails(j->verdicts[k].kind);
+			s += !verdict_fails(j->verdicts[k].kind) &&
+			     (j->recs.v[k].st == ST_SKIP || j->verdicts[k].kind == V_KNOWN);
+		}
+		sb_puts(&b, "  <testsuite");
+		xml_attr(&b, "name", j->name);
+		sb_printf(&b, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
+			  j->recs.n, f, s, j->end - j->start);
+		for (size_t k = 0; k < j->recs.n; k++) {
+			const struct record *r = &j->recs.v[k];
+			const struct verdict *v = &j->verdicts[k];
+			const char *colon = strchr(r->id, ':');
+
+			sb_puts(&b, "    <testcase");
+			xml_attr(&b, "classname", j->name);
+			xml_attr(&b, "name", colon ? colon + 1 : "(binary)");
+			sb_puts(&b, " time=\"0\"");
+			if (verdict_fails(v->kind)) {
+				char *msg = v->detail ? xasprintf("%s: %s", verdict_label(v->kind), v->detail)
+						      : xasprintf("%s: %s", verdict_label(v->kind),
+								  status_name(r->st));
+
+				sb_puts(&b, "><failure");
+				xml_attr(&b, "message", msg);
+				xml_attr(&b, "type", status_name(r->st));
+				sb_puts(&b, "/></testcase>\n");
+				free(msg);
+			} else if (v->kind == V_KNOWN) {
+				sb_puts(&b, "><skipped");
+				xml_attr(&b, "message", "known failure, as in the baseline");
+				sb_puts(&b, "/></testcase>\n");
+			} else if (r->st == ST_SKIP) {
+				const char *reason = "";
+
+				if (colon && (size_t)(r - j->recs.v) < j->tap.ncases)
+					reason = j->tap.cases[r - j->recs.v].reason ?: "";
+				else if (!colon && j->bin_reason)
+					reason = j->bin_reason;
+				sb_puts(&b, "><skipped");
+				xml_attr(&b, "message", reason);
+				sb_puts(&b, "/></testcase>\n");
+			} else {
+				sb_puts(&b, "/>\n");
+			}
+		}
+		sb_puts(&b, "    <system-out>");
+		job_output(&b, j);
+		for (size_t k = 0; k < j->notes.n; k++) {
+			xml_text(&b, j->notes.v[k], strlen(j->notes.v[k]));
+			sb_puts(&b, "\n");
+		}
+		for (size_t k = 0; k < j->kernel_log.n; k++) {
+			sb_puts(&b, "kernel: ");
+			xml_text(&b, j->kernel_log.v[k], strlen(j->kernel_log.v[k]));
+			sb_puts(&b, "\n");
+		}
+		sb_puts(&b, "</system-out>\n  </testsuite>\n");
+	}
+	sb_puts(&b, "</testsuites>\n");
+	err = write_file_atomic(path, b.s, b.len);
+	sb_free(&b);
+	return err;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The end of a run: the summary and closing line, results.txt, JUnit XML, recording. */
+#ifndef PERFCONF_RUNNER_REPORT_H
+#define PERFCONF_RUNNER_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "baseline.h"
+#include "discover.h"
+#include "runner.h"
+
+struct summary {
+	size_t passed, failed, skipped, known, cases;
+	struct strv regressions, new_failures, known_failures, improvements, changes;
+	struct strv new_cases, gone, fixed;
+};
+
+/* Count a finished, judged binary. */
+void summary_add_job(struct summary *s, const struct job *j);
+/* Baseline entries of the selected binaries that no run reported. */
+void summary_add_gone(struct summary *s, const struct recset *base, const struct selection *sel,
+		      const struct job *jobs, size_t n);
+/* The details (as "# " lines), then "N passed, N failed, N skipped". */
+void summary_print(struct sbuf *out, const struct summary *s);
+void summary_free(struct summary *s);
+
+/* The header of a results or baseline file. */
+char *results_header(const struct kernel_id *k, const char *what);
+/* results.txt: every record of the run, sorted. 0 or -errno. */
+int write_results(const char *path, const struct job *jobs, size_t n, const char *header);
+/*
+ * Write or update a baseline: the records of this run replace those of the
+ * selected binaries; other lines are kept. -1 with a message in err.
+ */
+int record_baseline(const char *path, const struct job *jobs, size_t n,
+		    const struct selection *sel, bool filtered, const char *header,
+		    char *err, size_t errlen);
+/* JUnit XML for CI dashboards. 0 or -errno. */
+int write_junit(const char *path, const struct job *jobs, size_t n, double wall);
+
+#endif

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One run of the suite: clean up after a dead run, discover, choose and
+ * load the baseline, run the binaries (exec.c), print each one's KTAP in
+ * order as they finish, then the summary, results.txt, JUnit, and the
+ * recorded baseline.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "discover.h"
+#include "exec.h"
+#include "health.h"
+#include "job.h"
+#include "profile.h"
+#include "report.h"
+#include "run.h"
+#include "sysctl.h"
+
+struct run {
+	struct opts *o;
+	struct job *jobs;
+	size_t n, printed;
+	struct recset *base;
+	FILE *ktap;
+};
+
+static void emit(struct run *r, const char *normal, const char *verbose)
+{
+	fputs(r->o->verbose ? verbose : normal, stdout);
+	fflush(stdout);
+	if (r->ktap) {
+		fputs(verbose, r->ktap);
+		fflush(r->ktap);
+	}
+}
+
+static void job_done(void *ctx, struct job *j)
+{
+	struct run *r = ctx;
+	int restored;
+
+	/*
+	 * Global state goes back as soon as a binary is done, so that the
+	 * next ones run on the machine's own settings.
+	 */
+	restored = pc_sysctl_restore_all();
+	if (restored > 0)
+		j->sysctls_left = restored;
+	else if (restored < 0)
+		strv_addf(&j->notes, "cannot restore the sysctls saved in %s: %s",
+			  pc_sysctl_state_path(), strerror(-restored));
+	job_outcome(j);
+	job_judge(j, r->base);
+	j->ktap = ktap_job(j, false);
+	j->ktap_verbose = ktap_job(j, true);
+	/* Print in order: this one and any finished ones after it. */
+	while (r->printed < r->n && r->jobs[r->printed].done) {
+		struct job *p = &r->jobs[r->printed++];
+
+		emit(r, p->ktap, p->ktap_verbose);
+		free(p->ktap);
+		free(p->ktap_verbose);
+		p->ktap = p->ktap_verbose = NULL;
+	}
+}
+
+int cmd_run(struct opts *o)
+{
+	struct kernel_id k;
+	struct job *jobs = NULL;
+	size_t n = 0;
+	struct timeouts tmo = { 0 };
+	struct recset base = { 0 };
+	bool have_base = false, fallback = false;
+	char err[1024], *base_path = NULL, *results_dir, *path, *header;
+	struct sbuf head = { 0 }, tail = { 0 };
+	struct health h;
+	struct summary sum = { 0 };
+	struct run run = { .o = o };
+	double t0 = now_s(), wall;
+	int killed, restored, stop, code, strays;
+	bool filtered = o->sel.include.n || o->sel.exclude.n;
+
+	if (!o->dir)
+		o->dir = self_dir();
+	if (!o->expected)
+		o->expected = xasprintf("%s/../expected", o->dir);
+	kernel_identify(&k);
+
+	if (discover(o->dir, &o->sel, &jobs, &n, err, sizeof(err))) {
+		warnx_("%s", err);
+		return exit_code(o, EXIT_SETUP);
+	}
+	{
+		char *tpath = o->timeouts ? xstrdup(o->timeouts) : xasprintf("%s/../runners/timeouts.conf", o->dir);
+
+		if (timeouts_load(&tmo, tpath, o->timeouts != NULL, err, sizeof(err))) {
+			warnx_("%s", err);
+			free(tpath);
+			return exit_code(o, EXIT_SETUP);
+		}
+		free(tpath);
+	}
+	apply_timeouts(jobs, n, &tmo, o->timeout, o->timeout_given ? "--timeout" : "the default");
+	if (o->list) {
+		for (size_t i = 0; i < n; i++) {
+			if (o->verbose)
+				printf("%-40s timeout=%gs (%s)%s\n", jobs[i].name, jobs[i].timeout,
+				       jobs[i].timeout_from, jobs[i].exclusive ? " exclusive" : "");
+			else
+				printf("%s\n", jobs[i].name);
+		}
+		return EXIT_OK;
+	}
+	if (n == 0) {
+		warnx_(filtered ? "no test binary under %s/tests matches the selection"
+				: "no test binaries under %s/tests", o->dir);
+		return exit_code(o, EXIT_SETUP);
+	}
+
+	/* The baseline. */
+	if (o->baseline) {
+		base_path = xstrdup(o->baseline);
+	} else {
+		base_path = baseline_find(o->expected, &k, &fallback);
+	}
+	if (base_path && (!o->record || access(base_path, F_OK) == 0)) {
+		if (recset_load(&base, base_path, err, sizeof(err))) {
+			warnx_("%s", err);
+			return exit_code(o, EXIT_SETUP);
+		}
+		have_base = true;
+	}
+	if (!have_base && o->bisect && !o->record) {
+		warnx_("no baseline for %s %d.%d %s in %s: cannot judge (give --baseline)",
+		       k.arch, k.major, k.minor, k.profile, o->expected);
+		return exit_code(o, EXIT_SETUP);
+	}
+
+	if (exec_init()) {
+		warnx_("cannot set up signal handling: %s", strerror(errno));
+		return exit_code(o, EXIT_SETUP);
+	}
+	/* Clean up after a run that died under SIGKILL, then restore global state. */
+	killed = exec_cleanup_stale();
+	restored = pc_sysctl_restore_all();
+	if (restored < 0) {
+		warnx_("cannot restore the sysctls saved in %s: %s (fix it, then run: perfconf restore)",
+		       pc_sysctl_state_path(), strerror(-restored));
+		return exit_code(o, EXIT_SETUP);
+	}
+
+	results_dir = o->results ? xstrdup(o->results)
+				 : xasprintf("%s/results/%s-%s-%s", o->dir, k.release, k.arch, k.profile);
+	if (mkdir_p(results_dir, 0755)) {
+		warnx_("cannot create %s: %s", results_dir, strerror(errno));
+		return exit_code(o, EXIT_SETUP);
+	}
+	path = xasprintf("%s/ktap.txt", results_dir);
+	run.ktap = fopen(path, "we");
+	if (!run.ktap)
+		warnx_("cannot write %s: %s", path, strerror(errno));
+	free(path);
+
+	health_open(&h);
+	sb_puts(&head, "KTAP version 1\n");
+	{
+		char *l = xasprintf("perfconf: %s %s, profile %s, %zu binar%s, -j %d", k.release, k.arch,
+				    k.profile, n, n == 1 ? "y" : "ies", o->jobs);
+
+		ktap_diag(&head, "", l);
+		free(l);
+		if (have_base && fallback)
+			l = xasprintf("baseline: %s (nearest older kernel: there is none for %s %d.%d %s)",
+				      base_path, k.arch, k.major, k.minor, k.profile);
+		else if (have_base)
+			l = xasprintf("baseline: %s", base_path);
+		else
+			l = xasprintf("baseline: none for %s %d.%d %s in %s: every case is new (record one with --record)",
+				      k.arch, k.major, k.minor, k.profile, o->expected);
+		ktap_diag(&head, "", l);
+		free(l);
+		if (killed) {
+			l = xasprintf("killed %d process%s left running by an earlier run that died",
+				      killed, killed == 1 ? "" : "es");
+			ktap_diag(&head, "", l);
+			free(l);
+		}
+		if (restored) {
+			l = xasprintf("restored %d sysctl%s an earlier run left changed", restored,
+				      restored == 1 ? "" : "s");
+			ktap_diag(&head, "", l);
+			free(l);
+		}
+		if (h.kmsg_fd < 0) {
+			l = xasprintf("kernel log not checked: %s", h.kmsg_error);
+			ktap_diag(&head, "", l);
+			free(l);
+		}
+	}
+	sb_printf(&head, "1..%zu\n", n);
+	emit(&run, head.s, head.s);
+	sb_free(&head);
+
+	run.jobs = jobs;
+	run.n = n;
+	run.base = have_base ? &base : NULL;
+	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
+	if (h.orphan_log.n) {
+		/* The kernel complained while no binary ran: nobody to blame, still a failure. */
+		ktap_diag(&tail, "", "the kernel complained while no binary was running:");
+		for (size_t i = 0; i < h.orphan_log.n; i++) {
+			char *l = xasprintf("  %s", h.orphan_log.v[i]);
+
+			ktap_diag(&tail, "", l);
+			free(l);
+		}
+		strv_add(&sum.regressions, "(the kernel): a problem while no binary was running, see above");
+		sum.failed++;
+	}
+	health_close(&h);
+	strays = exec_kill_strays();
+	restored = pc_sysctl_restore_all();
+	wall = now_s() - t0;
+
+	if (stop) {
+		char *l = xasprintf("interrupted by %s: the running binaries were killed%s",
+				    stop > 0 ? signal_name(stop) : "an error",
+				    restored > 0 ? ", the saved sysctls restored" : "");
+
+		ktap_diag(&tail, "", l);
+		free(l);
+		emit(&run, tail.s, tail.s);
+		return o->bisect && stop > 0 ? 128 + stop : EXIT_SETUP;
+	}
+
+	for (size_t i = 0; i < n; i++)
+		summary_add_job(&sum, &jobs[i]);
+	summary_add_gone(&sum, run.base, &o->sel, jobs, n);
+	if (strays) {
+		char *l = xasprintf("killed %d stray process%s that escaped their binary's session",
+				    strays, strays == 1 ? "" : "es");
+
+		ktap_diag(&tail, "", l);
+		free(l);
+	}
+	if (restored > 0) {
+		char *l = xasprintf("restored %d sysctl%s the tests left changed", restored,
+				    restored == 1 ? "" : "s");
+
+		ktap_diag(&tail, "", l);
+		free(l);
+	} else if (restored < 0) {
+		char *l = xasprintf("could not restore the saved sysctls (%s): see %s",
+				    strerror(-restored), pc_sysctl_state_path());
+
+		ktap_diag(&tail, "", l);
+		free(l);
+	}
+	{
+		char *l = xasprintf("%zu binar%s, %zu cases, %.1f s, -j %d; results in %s", n,
+				    n == 1 ? "y" : "ies", sum.cases, wall, o->jobs, results_dir);
+
+		ktap_diag(&tail, "", l);
+		free(l);
+	}
+
+	header = results_header(&k, "results");
+	path = xasprintf("%s/results.txt", results_dir);
+	if (write_results(path, jobs, n, header))
+		warnx_("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	free(header);
+	if (o->junit && write_junit(o->junit, jobs, n, wall))
+		warnx_("cannot write %s: %s", o->junit, strerror(errno));
+
+	code = sum.failed ? EXIT_FAILED : EXIT_OK;
+	if (o->record) {
+		char *target = o->record_file ? xstrdup(o->record_file)
+			     : o->baseline ? xstrdup(o->baseline) : baseline_path(o->expected, &k);
+		char *l;
+
+		header = results_header(&k, "baseline");
+		if (record_baseline(target, jobs, n, &o->sel, filtered, header, err, sizeof(err))) {
+			warnx_("%s", err);
+			code = EXIT_SETUP;
+		} else {
+			l = xasprintf("recorded %zu cases into %s", sum.cases, target);
+			ktap_diag(&tail, "", l);
+			free(l);
+			code = EXIT_OK;
+		}
+		free(header);
+		free(target);
+	}
+	summary_print(&tail, &sum);
+	emit(&run, tail.s, tail.s);
+	if (run.ktap)
+		fclose(run.ktap);
+	summary_free(&sum);
+	sb_free(&tail);
+	for (size_t i = 0; i < n; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	recset_free(&base);
+	timeouts_free(&tmo);
+	free(base_path);
+	free(results_dir);
+	return exit_code(o, code);
+}

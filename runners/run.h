@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A run of the suite: options (parsed by main.c) and the run itself (run.c). */
+#ifndef PERFCONF_RUNNER_RUN_H
+#define PERFCONF_RUNNER_RUN_H
+
+#include <stdbool.h>
+
+#include "discover.h"
+
+struct opts {
+	int jobs;
+	struct selection sel;
+	bool list, verbose, bisect, record;
+	char *record_file, *baseline, *junit, *results, *dir, *expected, *timeouts;
+	double timeout;
+	bool timeout_given;
+};
+
+/* Exit code for `code` under --bisect (2 becomes 125). */
+int exit_code(const struct opts *o, int code);
+/* The directory of the running executable. */
+char *self_dir(void);
+/* Run the suite as the options say; returns the exit code. */
+int cmd_run(struct opts *o);
+
+#endif

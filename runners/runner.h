@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runner's shared types: a job is one test binary, from discovery
+ * through its run to its verdict.
+ */
+#ifndef PERFCONF_RUNNER_H
+#define PERFCONF_RUNNER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "record.h"
+#include "tap.h"
+#include "util.h"
+
+#define DEFAULT_TIMEOUT 60.0
+
+struct verdict;
+
+struct job {
+	/* discover.c */
+	char *name;		/* "area/binary" */
+	char *path;		/* absolute path */
+	double timeout;		/* seconds */
+	char *timeout_from;	/* "default", "--timeout", "timeouts.conf:3", "PERFCONF_META" */
+	bool exclusive;
+
+	/* exec.c */
+	int num;		/* 1-based position in the run */
+	pid_t pid;		/* also its session and process group */
+	int fd;			/* output pipe; -1 at EOF */
+	char *tmpdir;
+	double start, end, deadline, grace;
+	bool started, exited, done, timed_out, pipe_abandoned;
+	int wstatus;
+	int leaked;		/* processes left behind, killed */
+	char *spawn_error;
+	struct tap tap;
+	struct strv kernel_log;	/* kernel log lines while it ran */
+	char *kernel_reason;	/* "kernel log: WARNING" */
+	int kernel_level;	/* 2: a line naming a bug, 1: a "Call Trace:" and the like */
+	struct strv health;	/* "new kernel taint: W (bit 9)" */
+	int sysctls_left;	/* saved sysctls the runner restored after it */
+
+	/* job.c: the outcome */
+	bool has_bin_record;	/* the binary itself has a line in the results */
+	enum status bin_status;	/* shown on its KTAP line */
+	char *bin_reason;	/* directive reason on its KTAP line */
+	struct strv notes;	/* diagnostics about the binary ("exit status 1") */
+	struct recset recs;	/* its records, ids "area/binary[:case]" */
+	struct verdict *verdicts;	/* parallel to recs.v, after comparing */
+
+	/* main.c */
+	char *ktap;		/* rendered block, waiting for its turn */
+	char *ktap_verbose;
+};
+
+void job_free(struct job *j);
+
+#endif

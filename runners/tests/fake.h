@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the runner's tests: a fake build tree in a temp dir
+ * (<root>/tests/<area>/<binary> as small shell scripts that print TAP),
+ * and running build/perfconf on it with its output captured.
+ *
+ * The runner is found next to this binary's build directory:
+ * build/runners/tests/<test> -> build/perfconf, build/kunit/kunit.py.
+ */
+#ifndef PERFCONF_RUNNER_TESTS_FAKE_H
+#define PERFCONF_RUNNER_TESTS_FAKE_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct tree {
+	char root[PATH_MAX];
+	char out[PATH_MAX + 8];		/* <root>/out: where fakes leave notes ($FAKE_OUT) */
+};
+
+struct res {
+	int code;		/* exit status, or 128+signal */
+	char *out, *err;	/* stdout, stderr */
+	double secs;
+};
+
+static inline double fk_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The build directory: three levels above /proc/self/exe. */
+static inline const char *fk_build(void)
+{
+	static char dir[PATH_MAX];
+
+	if (!dir[0]) {
+		ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+
+		dir[n > 0 ? n : 0] = 0;
+		for (int i = 0; i < 3; i++) {
+			char *s = strrchr(dir, '/');
+
+			if (s)
+				*s = 0;
+		}
+	}
+	return dir;
+}
+
+static inline const char *fk_runner(void)
+{
+	static char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/perfconf", fk_build());
+	return path;
+}
+
+static inline char *fk_read(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap);
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	buf[len] = 0;
+	return buf;
+}
+
+static inline void fk_write(const char *path, const char *data, int mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	if (fd >= 0) {
+		if (write(fd, data, strlen(data)) < 0)
+			perror(path);
+		fchmod(fd, mode);
+		close(fd);
+	}
+}
+
+static inline void fk_mkdirs(const char *path)
+{
+	char buf[PATH_MAX * 3];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p == '/') {
+			*p = 0;
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	}
+	mkdir(buf, 0755);
+}
+
+static inline void fk_tree(struct tree *t)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(t->root, sizeof(t->root), "/tmp/perfconf-rt.XXXXXX");
+	if (!mkdtemp(t->root))
+		abort();
+	snprintf(path, sizeof(path), "%s/tests", t->root);
+	fk_mkdirs(path);
+	snprintf(path, sizeof(path), "%s/expected", t->root);
+	fk_mkdirs(path);
+	snprintf(t->out, sizeof(t->out), "%s/out", t->root);
+	fk_mkdirs(t->out);
+}
+
+/* A file under the tree root (parents created). */
+static inline void fk_file(struct tree *t, const char *rel, const char *data)
+{
+	char path[PATH_MAX * 2], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	slash = strrchr(path, '/');
+	*slash = 0;
+	fk_mkdirs(path);
+	*slash = '/';
+	fk_write(path, data, 0644);
+}
+
+/* tests/<name> as "#!/bin/sh" + body, executable. */
+static inline void fk_script(struct tree *t, const char *name, const char *body)
+{
+	char path[PATH_MAX * 2], *slash, *text;
+
+	snprintf(path, sizeof(path), "%s/tests/%s", t->root, name);
+	slash = strrchr(path, '/');
+	*slash = 0;
+	fk_mkdirs(path);
+	*slash = '/';
+	if (asprintf(&text, "#!/bin/sh\n%s", body) < 0)
+		abort();
+	fk_write(path, text, 0755);
+	free(text);
+}
+
+/* The usual passing binary: n cases named global.c1... */
+static inline void fk_pass(struct tree *t, const char *name, int n)
+{
+	char body[4096];
+	size_t off = 0;
+
+	off += snprintf(body + off, sizeof(body) - off, "echo 'TAP version 13'\necho '1..%d'\n", n);
+	for (int i = 1; i <= n; i++)
+		off += snprintf(body + off, sizeof(body) - off, "echo 'ok %d global.c%d'\n", i, i);
+	fk_script(t, name, body);
+}
+
+static int fk_rm_one(const char *p, const struct stat *s, int f, struct FTW *w)
+{
+	(void)s;
+	(void)w;
+	if (f == FTW_DP)
+		rmdir(p);
+	else
+		unlink(p);
+	return 0;	/* go on whatever happened */
+}
+
+static inline void fk_tree_free(struct tree *t)
+{
+	if (t->root[0])
+		nftw(t->root, fk_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	t->root[0] = 0;
+}
+
+static inline void fk_res_free(struct res *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Start the runner on the tree: --dir, --expected, --results point into
+ * it; $PERFCONF_STATE_DIR and $FAKE_OUT too. args: NULL-terminated.
+ * Returns the pid; stdout/stderr go to <root>/stdout, <root>/stderr.
+ */
+static inline pid_t fk_start_v(struct tree *t, const char *cmd, char *const *args)
+{
+	char *argv[64];
+	int n = 0;
+	pid_t pid;
+	static char dir[PATH_MAX + 16], exp[PATH_MAX + 16], res[PATH_MAX + 16];
+
+	snprintf(dir, sizeof(dir), "%s", t->root);
+	snprintf(exp, sizeof(exp), "%s/expected", t->root);
+	snprintf(res, sizeof(res), "%s/results", t->root);
+	argv[n++] = (char *)fk_runner();
+	if (cmd) {
+		argv[n++] = (char *)cmd;
+	} else {
+		argv[n++] = "--dir";
+		argv[n++] = dir;
+		argv[n++] = "--expected";
+		argv[n++] = exp;
+		argv[n++] = "--results";
+		argv[n++] = res;
+	}
+	for (int i = 0; args && args[i] && n < 62; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		char path[PATH_MAX + 16];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/state", t->root);
+		setenv("PERFCONF_STATE_DIR", path, 0);
+		setenv("FAKE_OUT", t->out, 1);
+		snprintf(path, sizeof(path), "%s/stdout", t->root);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		snprintf(path, sizeof(path), "%s/stderr", t->root);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 2);
+		fd = open("/dev/null", O_RDONLY);
+		dup2(fd, 0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static inline void fk_collect(struct tree *t, pid_t pid, struct res *r, double start, double limit)
+{
+	char path[PATH_MAX + 16];
+	int st = 0;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (fk_now() - start > limit) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			break;
+		}
+		usleep(5000);
+	}
+	r->secs = fk_now() - start;
+	r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	snprintf(path, sizeof(path), "%s/stdout", t->root);
+	r->out = fk_read(path);
+	snprintf(path, sizeof(path), "%s/stderr", t->root);
+	r->err = fk_read(path);
+	if (!r->out)
+		r->out = strdup("");
+	if (!r->err)
+		r->err = strdup("");
+}
+
+/* Run to completion (killed after 120 s). cmd: NULL for a run, or a subcommand. */
+static inline void fk_run_cmd(struct tree *t, struct res *r, const char *cmd, ...)
+{
+	char *args[64];
+	int n = 0;
+	va_list ap;
+	double start = fk_now();
+
+	va_start(ap, cmd);
+	while (n < 63 && (args[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	fk_collect(t, fk_start_v(t, cmd, args), r, start, 120);
+}
+
+#define fk_run(t, r, ...) fk_run_cmd(t, r, NULL, ##__VA_ARGS__, NULL)
+
+/* Does `hay` contain the line `line` exactly (whole line)? */
+static inline bool fk_has_line(const char *hay, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = hay; (p = strstr(p, line)); p++)
+		if ((p == hay || p[-1] == '\n') && (p[n] == '\n' || p[n] == 0))
+			return true;
+	return false;
+}
+
+/* The last non-empty line. */
+static inline const char *fk_last_line(const char *s, char *buf, size_t len)
+{
+	const char *end = s + strlen(s), *start;
+
+	while (end > s && end[-1] == '\n')
+		end--;
+	start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	snprintf(buf, len, "%.*s", (int)(end - start), start);
+	return buf;
+}
+
+/* A path under the tree, in a static buffer (one at a time). */
+static inline const char *fk_path(struct tree *t, const char *rel)
+{
+	static char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	return path;
+}
+
+/* Wait up to `secs` for a file to appear. */
+static inline bool fk_wait_file(const char *path, double secs)
+{
+	double end = fk_now() + secs;
+
+	while (access(path, F_OK)) {
+		if (fk_now() > end)
+			return false;
+		usleep(10000);
+	}
+	return true;
+}
+
+static inline bool fk_pid_alive(pid_t pid)
+{
+	char path[64], *stat;
+	bool alive;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	stat = fk_read(path);
+	if (!stat)
+		return false;
+	alive = !strstr(stat, ") Z ");	/* a zombie is gone for our purposes */
+	free(stat);
+	return alive;
+}
+
+/* "perfconf info" field (release, arch, kernel, profile, record target). */
+static inline char *fk_info(struct tree *t, const char *field)
+{
+	struct res r = { 0 };
+	char key[64], *p, *v = NULL;
+	char exp[PATH_MAX + 16];
+
+	snprintf(exp, sizeof(exp), "%s/expected", t->root);
+	fk_run_cmd(t, &r, "info", "--dir", t->root, "--expected", exp, NULL);
+	snprintf(key, sizeof(key), "%s: ", field);
+	for (p = r.out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, key, strlen(key))) {
+			p += strlen(key);
+			v = strndup(p, strcspn(p, "\n"));
+			break;
+		}
+	}
+	fk_res_free(&r);
+	return v;
+}
+
+#endif

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Global state and kernel health: lib/sysctl.c's state file; the runner
+ * restoring perf_event_paranoid after being killed with SIGKILL (and on
+ * SIGTERM) while a test had lowered it; exclusive binaries running alone;
+ * kernel log lines and taint bits failing the binary that ran.
+ *
+ * The binary doubles as a fake test: with --fake-lower-paranoid it lowers
+ * perf_event_paranoid through lib/sysctl, says so, and hangs.
+ */
+#include <sys/file.h>
+
+#include "perfconf.h"
+#include "fake.h"
+
+#define PARANOID "kernel/perf_event_paranoid"
+#define MAX_STACK "kernel/perf_event_max_stack"
+
+static long target_for(long orig)
+{
+	return orig > -1 ? orig - 1 : 0;
+}
+
+/* The fake test: TAP, lower the sysctl, note our pid, hang (or pass and leave). */
+static int fake_lower_paranoid(bool hang)
+{
+	const char *out = getenv("FAKE_OUT");
+	char path[PATH_MAX], pid[32];
+	long orig;
+	int err;
+
+	printf("TAP version 13\n1..1\n");
+	fflush(stdout);
+	if (pc_sysctl_get(PARANOID, &orig) || (err = pc_sysctl_set(PARANOID, target_for(orig)))) {
+		printf("not ok 1 lower_paranoid # cannot lower it\n");
+		return 1;
+	}
+	printf("# lowered perf_event_paranoid from %ld to %ld, now hanging\n", orig, target_for(orig));
+	fflush(stdout);
+	snprintf(path, sizeof(path), "%s/lowered", out ? out : "/tmp");
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	fk_write(path, pid, 0644);
+	while (hang)
+		pause();
+	printf("ok 1 lower_paranoid_and_forget_it\n");
+	return 0;
+}
+
+static long paranoid(void)
+{
+	long v = -99;
+
+	pc_sysctl_get(PARANOID, &v);
+	return v;
+}
+
+FIXTURE(state) {
+	struct tree t;
+	struct res r;
+	long paranoid, max_stack;
+};
+
+FIXTURE_SETUP(state)
+{
+	char dir[PATH_MAX + 16];
+
+	fk_tree(&self->t);
+	memset(&self->r, 0, sizeof(self->r));
+	snprintf(dir, sizeof(dir), "%s/state", self->t.root);
+	setenv("PERFCONF_STATE_DIR", dir, 1);	/* never the real /run/perfconf */
+	ASSERT_EQ(0, pc_sysctl_get(PARANOID, &self->paranoid));
+	ASSERT_EQ(0, pc_sysctl_get(MAX_STACK, &self->max_stack));
+	if (geteuid() != 0)
+		SKIP(return, "changing sysctls needs root");
+}
+
+FIXTURE_TEARDOWN(state)
+{
+	char buf[32];
+
+	/* Whatever happened, put the real values back. */
+	snprintf(buf, sizeof(buf), "%ld\n", self->paranoid);
+	fk_write("/proc/sys/" PARANOID, buf, 0644);
+	snprintf(buf, sizeof(buf), "%ld\n", self->max_stack);
+	fk_write("/proc/sys/" MAX_STACK, buf, 0644);
+	fk_res_free(&self->r);
+	fk_tree_free(&self->t);
+}
+
+#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
+
+/* --- lib/sysctl.c --- */
+
+TEST_F(state, first_saved_value_wins_and_restore_drops_it)
+{
+	char *st, want[64];
+	long v;
+
+	snprintf(want, sizeof(want), PARANOID " %ld\n", self->paranoid);
+	ASSERT_EQ(0, pc_sysctl_set(PARANOID, target_for(self->paranoid)));
+	EXPECT_EQ(target_for(self->paranoid), paranoid());
+	ASSERT_EQ(0, pc_sysctl_set(PARANOID, self->paranoid + 1));
+	st = fk_read(pc_sysctl_state_path());
+	ASSERT_TRUE(st != NULL);
+	EXPECT_STREQ(want, st);
+	free(st);
+	ASSERT_EQ(0, pc_sysctl_set(MAX_STACK, self->max_stack + 1));
+	ASSERT_EQ(0, pc_sysctl_restore(PARANOID));
+	EXPECT_EQ(self->paranoid, paranoid());
+	EXPECT_EQ(-ENOENT, pc_sysctl_restore(PARANOID));
+	ASSERT_EQ(0, pc_sysctl_get(MAX_STACK, &v));
+	EXPECT_EQ(self->max_stack + 1, v);
+	EXPECT_EQ(1, pc_sysctl_restore_all());
+	ASSERT_EQ(0, pc_sysctl_get(MAX_STACK, &v));
+	EXPECT_EQ(self->max_stack, v);
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+	EXPECT_EQ(0, pc_sysctl_restore_all());
+}
+
+TEST_F(state, bad_names_and_malformed_state_file)
+{
+	int saved = dup(2), fd;
+	char *err, *st, path[PATH_MAX + 16];
+
+	EXPECT_EQ(-EINVAL, pc_sysctl_set("../../etc/passwd", 1));
+	EXPECT_EQ(-EINVAL, pc_sysctl_set("/proc/sys/kernel/perf_event_paranoid", 1));
+	EXPECT_EQ(-EINVAL, pc_sysctl_set("kernel/perf event", 1));
+	EXPECT_EQ(-ENOENT, pc_sysctl_set("kernel/no_such_sysctl", 1));
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));	/* nothing saved for those */
+
+	fk_mkdirs(fk_path(&self->t, "state"));
+	fk_write(pc_sysctl_state_path(), PARANOID " 2\nnot a valid line\n", 0600);
+	snprintf(path, sizeof(path), "%s/stderr.txt", self->t.root);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	EXPECT_EQ(-EINVAL, pc_sysctl_restore_all());
+	dup2(saved, 2);
+	close(fd);
+	err = fk_read(path);
+	EXPECT_TRUE(strstr(err, "sysctl.state:2: malformed entry \"not a valid line\"") != NULL) TH_LOG("%s", err);
+	free(err);
+	st = fk_read(pc_sysctl_state_path());
+	EXPECT_TRUE(st != NULL);	/* kept for a human */
+	free(st);
+
+	/* the runner refuses to start on it, with the same message */
+	fk_pass(&self->t, "a/pass", 1);
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "sysctl.state:2: malformed entry") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "restore", NULL);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+}
+
+TEST_F(state, restore_subcommand)
+{
+	ASSERT_EQ(0, pc_sysctl_set(PARANOID, target_for(self->paranoid)));
+	fk_run_cmd(&self->t, &self->r, "restore", NULL);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "restored 1 sysctl ") != NULL) SHOW(&self->r);
+	EXPECT_EQ(self->paranoid, paranoid());
+}
+
+/* --- the runner --- */
+
+static void lowering_tree(struct tree *t)
+{
+	char body[PATH_MAX + 128], self_exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	self_exe[n > 0 ? n : 0] = 0;
+	snprintf(body, sizeof(body), "# perfconf-meta: exclusive\nexec %s --fake-lower-paranoid\n", self_exe);
+	fk_script(t, "state/lower", body);
+	fk_pass(t, "a/pass", 2);
+}
+
+TEST_F_TIMEOUT(state, sigkill_then_restart_restores_paranoid, 60)
+{
+	char *pid;
+	pid_t runner;
+	int st;
+	double start = fk_now();
+
+	lowering_tree(&self->t);
+	runner = fk_start_v(&self->t, NULL, (char *[]){ "-j", "2", NULL });
+	ASSERT_TRUE(fk_wait_file(fk_path(&self->t, "out/lowered"), 20)) {
+		kill(runner, SIGKILL);
+		waitpid(runner, NULL, 0);
+	}
+	EXPECT_EQ(target_for(self->paranoid), paranoid());
+	/* The runner dies without a chance to clean up. */
+	kill(runner, SIGKILL);
+	waitpid(runner, &st, 0);
+	EXPECT_EQ(target_for(self->paranoid), paranoid());
+	EXPECT_EQ(0, access(pc_sysctl_state_path(), F_OK));
+	pid = fk_read(fk_path(&self->t, "out/lowered"));
+	ASSERT_TRUE(pid != NULL);
+	EXPECT_TRUE(fk_pid_alive(atoi(pid)));	/* orphaned, still hanging */
+
+	/* The next run cleans up first. */
+	fk_run(&self->t, &self->r, "-t", "a");
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# restored 1 sysctl an earlier run left changed")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# killed 1 process left running by an earlier run that died"))
+		SHOW(&self->r);
+	EXPECT_EQ(self->paranoid, paranoid());
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+	usleep(100000);
+	EXPECT_FALSE(fk_pid_alive(atoi(pid)));
+	free(pid);
+	EXPECT_LT(fk_now() - start, 30);
+}
+
+TEST_F_TIMEOUT(state, sigterm_kills_and_restores, 60)
+{
+	char *pid, last[256];
+	pid_t runner;
+	double start = fk_now();
+
+	lowering_tree(&self->t);
+	runner = fk_start_v(&self->t, NULL, (char *[]){ "-j", "2", "--timeout", "300", NULL });
+	ASSERT_TRUE(fk_wait_file(fk_path(&self->t, "out/lowered"), 20)) {
+		kill(runner, SIGKILL);
+		waitpid(runner, NULL, 0);
+	}
+	EXPECT_EQ(target_for(self->paranoid), paranoid());
+	kill(runner, SIGTERM);
+	fk_collect(&self->t, runner, &self->r, fk_now(), 20);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_STREQ("# interrupted by SIGTERM: the running binaries were killed, the saved sysctls restored",
+		     fk_last_line(self->r.out, last, sizeof(last))) SHOW(&self->r);
+	EXPECT_EQ(self->paranoid, paranoid());
+	pid = fk_read(fk_path(&self->t, "out/lowered"));
+	ASSERT_TRUE(pid != NULL);
+	EXPECT_FALSE(fk_pid_alive(atoi(pid)));
+	free(pid);
+	EXPECT_LT(fk_now() - start, 30);
+}
+
+/*
+ * The runner restores after every binary: one that forgot to is told so;
+ * one that changed a sysctl without being exclusive is an error.
+ */
+TEST_F(state, restored_after_each_binary)
+{
+	char body[PATH_MAX + 128], self_exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	self_exe[n > 0 ? n : 0] = 0;
+	snprintf(body, sizeof(body), "# perfconf-meta: exclusive\nexec %s --fake-lower-and-leave\n", self_exe);
+	fk_script(&self->t, "a/excl", body);
+	/* every later binary sees the machine's own value */
+	snprintf(body, sizeof(body),
+		 "echo 'TAP version 13'\necho '1..1'\n"
+		 "[ \"$(cat /proc/sys/kernel/perf_event_paranoid)\" = %ld ] && echo 'ok 1 x' || echo 'not ok 1 x'\n",
+		 self->paranoid);
+	fk_script(&self->t, "b/check", body);
+	snprintf(body, sizeof(body), "exec %s --fake-lower-and-leave\n", self_exe);
+	fk_script(&self->t, "c/plain", body);
+	fk_run(&self->t, &self->r, "-j", "1");
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# left 1 sysctl changed: the runner restored it")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 1 a/excl")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 2 b/check")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out,
+		"not ok 3 c/plain # ERROR changed a sysctl without PERFCONF_META(\"exclusive\")")) SHOW(&self->r);
+	EXPECT_EQ(self->paranoid, paranoid());
+}
+
+/* Exclusive binaries run alone; the others run side by side. */
+TEST_F(state, exclusive_runs_alone)
+{
+	static const char body[] =
+		"%s"
+		"echo \"start $(basename $0) $(date +%%s%%N)\" >> \"$FAKE_OUT/log\"\n"
+		"sleep 0.4\n"
+		"echo \"end $(basename $0) $(date +%%s%%N)\" >> \"$FAKE_OUT/log\"\n"
+		"echo 'TAP version 13'\necho '1..1'\necho 'ok 1 x'\n";
+	static const char *const names[] = { "a/n1", "a/n2", "b/excl", "c/n3", "c/n4" };
+	long long start[5] = { 0 }, end[5] = { 0 };
+	char *log, *line, *save;
+
+	for (int i = 0; i < 5; i++) {
+		char b[1024];
+
+		snprintf(b, sizeof(b), body, i == 2 ? "# perfconf-meta: exclusive\n" : "");
+		fk_script(&self->t, names[i], b);
+	}
+	fk_run(&self->t, &self->r, "-j", "4");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	log = fk_read(fk_path(&self->t, "out/log"));
+	ASSERT_TRUE(log != NULL);
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char what[8], who[32];
+		long long t;
+
+		if (sscanf(line, "%7s %31s %lld", what, who, &t) != 3)
+			continue;
+		for (int i = 0; i < 5; i++) {
+			if (strcmp(strchr(names[i], '/') + 1, who))
+				continue;
+			if (!strcmp(what, "start"))
+				start[i] = t;
+			else
+				end[i] = t;
+		}
+	}
+	free(log);
+	for (int i = 0; i < 5; i++) {
+		ASSERT_TRUE(start[i] && end[i]) TH_LOG("%s did not log", names[i]);
+	}
+	/* n1 and n2 overlapped; excl started after both ended and ended before n3, n4 started */
+	EXPECT_LT(start[1], end[0]);
+	EXPECT_GE(start[2], end[0]);
+	EXPECT_GE(start[2], end[1]);
+	EXPECT_LE(end[2], start[3]);
+	EXPECT_LE(end[2], start[4]);
+	EXPECT_LT(start[4], end[3]);
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r, "--list", "-v");
+	EXPECT_TRUE(strstr(self->r.out, " exclusive\n") != NULL) SHOW(&self->r);
+}
+
+TEST_F(state, kernel_log_warning_fails_the_binary)
+{
+	int fd = open("/dev/kmsg", O_WRONLY);
+
+	if (fd < 0)
+		SKIP(return, "cannot write /dev/kmsg: %s", strerror(errno));
+	close(fd);
+	fk_script(&self->t, "a/warn",
+		  "echo 'TAP version 13'\necho '1..1'\n"
+		  "echo 'WARNING: CPU: 0 PID: 1 at perfconf runner self-test (not a kernel bug)' > /dev/kmsg\n"
+		  "echo 'Call Trace:' > /dev/kmsg\n"
+		  "echo 'ok 1 global.looks_fine'\n");
+	fk_pass(&self->t, "b/quiet", 1);
+	/* user-space lines count only in this test mode */
+	setenv("PERFCONF_KMSG_ANY_FACILITY", "1", 1);
+	fk_run(&self->t, &self->r, "-j", "1");
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "not ok 1 a/warn # ERROR kernel log: WARNING")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out,
+		"#   WARNING: CPU: 0 PID: 1 at perfconf runner self-test (not a kernel bug)")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   Call Trace:")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 2 b/quiet")) SHOW(&self->r);
+	fk_res_free(&self->r);
+	/* by default only the kernel's own lines count */
+	unsetenv("PERFCONF_KMSG_ANY_FACILITY");
+	fk_run(&self->t, &self->r, "-j", "1");
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+}
+
+TEST_F(state, new_taint_fails_the_binary)
+{
+	char taint[PATH_MAX + 16];
+
+	snprintf(taint, sizeof(taint), "%s/taint", self->t.root);
+	fk_write(taint, "0\n", 0644);
+	setenv("PERFCONF_TAINT_FILE", taint, 1);
+	fk_pass(&self->t, "a/before", 1);
+	fk_script(&self->t, "b/taints",
+		  "echo 'TAP version 13'\necho '1..1'\necho 512 > \"$PERFCONF_TAINT_FILE\"\necho 'ok 1 x'\n");
+	fk_pass(&self->t, "c/after", 1);
+	fk_run(&self->t, &self->r, "-j", "1");
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 1 a/before")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "not ok 2 b/taints # ERROR new kernel taint: W (bit 9)")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 3 c/after")) SHOW(&self->r);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--fake-lower-paranoid"))
+		return fake_lower_paranoid(true);
+	if (argc > 1 && !strcmp(argv[1], "--fake-lower-and-leave"))
+		return fake_lower_paranoid(false);
+	return test_harness_run(argc, argv);
+}

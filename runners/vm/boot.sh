@@ -1,0 +1,260 @@
+#!/bin/bash
+# Boot one target under qemu (TCG), let the guest run the suite, and bring
+# its results back from the serial console.
+#
+#   runners/vm/boot.sh TARGET KERNEL_DIR INITRAMFS
+#     TARGET      x86_64-<M.m>, arm64-<M.m> or arm64-vhe[-<M.m>]
+#     KERNEL_DIR  from resolve-kernel.sh (vmlinuz, vmlinux, release, config)
+#     INITRAMFS   from initramfs.sh
+#
+# x86_64: PVH boot of the ELF vmlinux with qboot (-bios qboot.rom), no NIC.
+# arm64:  -M virt -cpu max,pauth-impdef=on -icount shift=0 (exact
+#         instruction counts from the emulated PMUv3); arm64-vhe adds
+#         virtualization=on, so the kernel runs at EL2 with VHE.
+# Both: one vCPU, -no-reboot and panic=-1, console on a log file.
+#
+# qemu exits 0 after a panic as after a poweroff, so only the guest's done
+# marker says the run finished. A panic, a missing marker or the timeout
+# (VM_TIMEOUT seconds, default 900) fails the target and shows the
+# console's tail; qemu is killed on timeout and when this script is stopped.
+#
+# Output, in build/results/<release>-<uname -m>-<profile>[-<variant>]/:
+#   ktap.txt, results.txt (the guest runner's), console.log, vm.txt (the
+#   summary matrix.sh reads: key=value lines). With VM_RECORD=1 the guest
+#   records its baseline and it is written to VM_RECORD_DIR (default
+#   expected/).
+# Exit: 0 the guest's runner passed, 1 it failed or regressed, 2 the target
+# did not run to the end.
+#
+# Environment: VM_TIMEOUT, VM_MEM (MiB, default 512), VM_SMP (default 1),
+# VM_RECORD, VM_RECORD_DIR, VM_ARGS (extra runner options in the guest, e.g.
+# "-t attr/*"), VM_VERBOSE=1 (kernel boot messages on the console),
+# VM_RESULTS (default build/results).
+set -euo pipefail
+
+target=${1:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
+kdir=${2:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
+initramfs=${3:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
+vm=${VM_DIR:-build/vm}
+timeout=${VM_TIMEOUT:-900}
+mem=${VM_MEM:-512}
+smp=${VM_SMP:-1}
+results_root=${VM_RESULTS:-build/results}
+
+arch=${target%%-*}
+variant=
+case $target in
+arm64-vhe*) variant=vhe ;;
+x86_64-* | arm64-*) ;;
+*) echo "vm: unknown target $target" >&2; exit 2 ;;
+esac
+release=$(cat "$kdir/release")
+
+run=$vm/run/$target
+rm -rf "$run" && mkdir -p "$run/extra/pc" "$run/extra/boot"
+log=$run/console.log
+qpid=
+cleanup() {
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill -TERM "$qpid" 2>/dev/null || true
+		sleep 1
+		kill -KILL "$qpid" 2>/dev/null || true
+	fi
+	[ -n "$qpid" ] && wait "$qpid" 2>/dev/null || true
+	rm -rf "$run/extra" "$run/initrd"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The per-target part of the initramfs: what to run, and the kernel config
+# (Debian kernels have no /proc/config.gz; the lib reads /boot/config-*).
+{
+	echo "TARGET='$target'"
+	echo "VARIANT='$variant'"
+	echo "RECORD='${VM_RECORD:-0}'"
+	[ -n "${VM_ARGS:-}" ] && echo "PERFCONF_ARGS='$VM_ARGS'"
+} >"$run/extra/pc/target"
+[ -f "$kdir/config" ] && cp "$kdir/config" "$run/extra/boot/config-$release"
+(cd "$run/extra" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$run/extra.cpio"
+cat "$initramfs" "$run/extra.cpio" >"$run/initrd"
+rm -f "$run/extra.cpio"
+
+quiet="quiet"
+[ "${VM_VERBOSE:-0}" = 1 ] && quiet=""
+case $arch in
+x86_64)
+	[ -s "$kdir/vmlinux" ] || { echo "vm: $kdir/vmlinux missing (resolve-kernel.sh makes it)" >&2; exit 2; }
+	qemu=(qemu-system-x86_64 -accel tcg -bios /usr/share/qemu/qboot.rom
+		-kernel "$kdir/vmlinux"
+		-append "console=ttyS0 panic=-1 $quiet")
+	;;
+arm64)
+	machine=virt
+	[ -n "$variant" ] && machine=virt,virtualization=on
+	qemu=(qemu-system-aarch64 -M "$machine" -cpu max,pauth-impdef=on -icount shift=0
+		-kernel "$kdir/vmlinuz"
+		-append "console=ttyAMA0 panic=-1 $quiet")
+	;;
+esac
+qemu+=(-m "$mem" -smp "$smp" -nodefaults -no-user-config -display none -nic none -no-reboot
+	-initrd "$run/initrd" -serial "file:$log" -monitor none)
+printf '%q ' "${qemu[@]}" >"$run/qemu.cmd"
+echo >>"$run/qemu.cmd"
+
+M="=== perfconf-vm:"
+t0=$(date +%s.%N)
+: >"$log"
+"${qemu[@]}" </dev/null >"$run/qemu.out" 2>&1 &
+qpid=$!
+
+# Wait for the done marker, a panic, qemu's exit or the timeout.
+state=timeout
+t_first=
+deadline=$(($(date +%s) + timeout))
+while :; do
+	if [ -z "$t_first" ] && grep -q "^$M start" "$log" 2>/dev/null; then
+		t_first=$(date +%s.%N)
+	fi
+	if grep -q "^$M done" "$log" 2>/dev/null; then
+		state=done
+		break
+	fi
+	if grep -qE 'Kernel panic|end Kernel panic' "$log" 2>/dev/null; then
+		state=panic
+		break
+	fi
+	if ! kill -0 "$qpid" 2>/dev/null; then
+		state=exited
+		break
+	fi
+	if [ "$(date +%s)" -ge "$deadline" ]; then
+		break
+	fi
+	sleep 0.2
+done
+t_end=$(date +%s.%N)
+[ "$state" != exited ] || ! grep -q "^$M done" "$log" || state=done
+# Let qemu exit by itself after the guest's poweroff, briefly; then stop it.
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	kill -0 "$qpid" 2>/dev/null || break
+	sleep 0.2
+done
+if kill -0 "$qpid" 2>/dev/null; then
+	[ "$state" = done ] || echo "vm: $target: stopping qemu ($state)" >&2
+	kill -TERM "$qpid" 2>/dev/null || true
+	sleep 0.5
+	kill -KILL "$qpid" 2>/dev/null || true
+fi
+wait "$qpid" 2>/dev/null || true
+qpid=
+tr -d '\r' <"$log" >"$log.txt" && mv "$log.txt" "$log"
+
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+boot_s=-
+[ -n "$t_first" ] && boot_s=$(secs "$t0" "$t_first")
+wall_s=$(secs "$t0" "$t_end")
+
+# Where the results go: named like the runner's own results directory.
+id=$(sed -n "s/^$M id //p" "$log" | head -n 1)
+if [ -n "$id" ]; then
+	set -- $id
+	dirname="$1-$2-$3"
+else
+	dirname="$release-$(case $arch in arm64) echo aarch64 ;; *) echo "$arch" ;; esac)-unknown"
+fi
+[ -n "$variant" ] && dirname="$dirname-$variant"
+res=$results_root/$dirname
+rm -rf "$res" && mkdir -p "$res"
+cp "$log" "$res/console.log"
+cp "$run/qemu.cmd" "$res/qemu.cmd"
+
+# Unframe the files: lines between begin/end markers that start with "|".
+problems=""
+unframe() { # NAME DEST
+	awk -v b="$M begin $1" -v e="$M end $1 " '
+		$0 == b { on = 1; next }
+		on && index($0, e) == 1 { on = 0; next }
+		on && /^\|/ { print substr($0, 2) }' "$log" >"$2"
+	local want got
+	want=$(grep -F "$M end $1 " "$log" | head -n 1 | awk '{ print $(NF - 1), $NF }')
+	if [ -z "$want" ]; then
+		rm -f "$2"
+		return 1
+	fi
+	got="$(wc -l <"$2") $(md5sum <"$2" | cut -d' ' -f1)"
+	if [ "$want" != "$got" ]; then
+		problems="$problems $1 arrived damaged (lines md5: sent $want, got $got);"
+	fi
+}
+
+rc=
+status=failed
+if [ "$state" = done ]; then
+	rc=$(sed -n "s/^$M done rc=//p" "$log" | head -n 1)
+	unframe ktap.txt "$res/ktap.txt" || problems="$problems no ktap.txt;"
+	unframe results.txt "$res/results.txt" || true
+	for name in $(sed -n "s/^$M begin baseline://p" "$log"); do
+		dest=${VM_RECORD_DIR:-expected}
+		mkdir -p "$dest"
+		unframe "baseline:$name" "$dest/$name" && echo "vm: $target: recorded $dest/$name" >&2
+	done
+	case $rc in
+	0) status=ok ;;
+	1) status=failed ;;
+	*) status=error ;;
+	esac
+	[ -z "$problems" ] || status=error
+else
+	status=$state
+fi
+
+# Counts from the runner's closing line and its regression sections.
+passed=- failed=- skipped=- regressions=-
+if [ -s "$res/ktap.txt" ]; then
+	closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$res/ktap.txt" | tail -n 1 || true)
+	if [ -n "$closing" ]; then
+		set -- $closing
+		passed=$1 failed=$3 skipped=$5
+	fi
+	regressions=$(sed -n 's/^# regressions (\([0-9]*\)):.*/\1/p' "$res/ktap.txt" | tail -n 1)
+	: "${regressions:=0}"
+fi
+pmus=$(sed -n 's/^# perf_event_paranoid=[0-9-]* PMUs: //p' "$log" | head -n 1)
+paranoid=$(sed -n 's/^# perf_event_paranoid=\([0-9-]*\) .*/\1/p' "$log" | head -n 1)
+{
+	echo "target=$target"
+	echo "status=$status"
+	echo "rc=${rc:-}"
+	echo "passed=$passed"
+	echo "failed=$failed"
+	echo "skipped=$skipped"
+	echo "regressions=$regressions"
+	echo "release=$release"
+	echo "package=$(cat "$kdir/package" 2>/dev/null)"
+	echo "boot_s=$boot_s"
+	echo "wall_s=$wall_s"
+	echo "paranoid=$paranoid"
+	echo "pmus=$pmus"
+	echo "problems=$problems"
+	echo "results=$res"
+} >"$res/vm.txt"
+cp "$res/vm.txt" "$run/vm.txt"
+
+case $status in
+ok) exit 0 ;;
+failed)
+	[ "$state" = done ] && exit 1
+	;;
+esac
+{
+	case $status in
+	timeout) echo "vm: $target: no done marker after ${timeout} s (timeout); console tail:" ;;
+	panic) echo "vm: $target: the kernel panicked; console tail:" ;;
+	exited) echo "vm: $target: qemu exited without the done marker; console tail:" ;;
+	*) echo "vm: $target: status $status (rc=${rc:-none})${problems:+:$problems}; console tail:" ;;
+	esac
+	tail -n 25 "$log" | sed 's/^/  | /'
+	[ -s "$run/qemu.out" ] && sed 's/^/  qemu: /' "$run/qemu.out"
+} >&2
+[ "$status" = failed ] && exit 1
+exit 2

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Install what the VM matrix needs, from Debian packages, once. Only `make
+# matrix` (runners/vm/matrix.sh) calls it, so `make test` stays fast.
+# Idempotent and quiet when all is there.
+#   runners/vm/deps.sh
+#
+# The arm64 pieces that have no cross package (busybox, libcap, zlib) are not
+# installed: resolve-kernel.sh fetches their arm64 .debs through the private
+# apt configuration and build-static.sh / initramfs.sh unpack them with dpkg -x.
+set -eu
+
+packages="qemu-system-x86 qemu-system-arm qemu-system-data busybox-static
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio xz-utils gzip zstd
+build-essential libcap-dev zlib1g-dev ca-certificates"
+
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "matrix: missing Debian packages:$missing (run as root, or: apt-get install$missing)" >&2
+		exit 2
+	fi
+	echo "matrix: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null || { echo "matrix: apt-get update failed" >&2; exit 2; }
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+		{ echo "matrix: apt-get install$missing failed" >&2; exit 2; }
+fi

@@ -1,0 +1,133 @@
+#!/bin/busybox sh
+# /init of the matrix's guests (busybox-static): mount the pseudo
+# filesystems, run the suite with the kernel's own settings (Debian boots
+# with perf_event_paranoid=3, and it stays so), print the results on the
+# serial console framed by markers, then power off.
+#
+# Console protocol (read by boot.sh):
+#   === perfconf-vm: id <release> <uname -m> <profile>
+#   === perfconf-vm: begin <name>       then the file's lines, each prefixed
+#   |<line>                             with "|" (kernel messages that slip in
+#   === perfconf-vm: end <name> <lines> <md5>   are told apart and dropped)
+#   === perfconf-vm: done rc=<runner exit code>
+# Files: ktap.txt, results.txt, and baseline:<name> with VM_RECORD.
+#
+# /pc/target (written per target by boot.sh) sets TARGET, VARIANT (e.g.
+# "vhe": the baseline gets a "-vhe" suffix), RECORD (1: record a baseline),
+# JOBS and PERFCONF_ARGS (extra runner options, e.g. -t attr/*).
+
+/bin/busybox mkdir -p /proc /sys /dev /tmp /run /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin HOME=/ TMPDIR=/tmp
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts 2>/dev/null
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs -o mode=0755 tmpfs /run
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+# Only emergencies on the console from here on: the framed output must not
+# be interleaved with kernel messages. The runner reads /dev/kmsg itself.
+echo "1 4 1 7" >/proc/sys/kernel/printk
+ip link set lo up 2>/dev/null
+
+TARGET=unknown VARIANT= RECORD=0 JOBS= PERFCONF_ARGS=
+[ -r /pc/target ] && . /pc/target
+: "${JOBS:=$(nproc)}"
+
+M="=== perfconf-vm:"
+
+# The runner's profile rule (runners/profile.c), for when there is no runner.
+profile() {
+	p=""
+	for d in /sys/bus/event_source/devices/*; do
+		n=${d##*/}
+		case $n in
+		software | tracepoint | breakpoint | kprobe | uprobe | msr | power) continue ;;
+		cpu | cpu_* | cpum_cf) ;;
+		*) [ -e "$d/cpus" ] || continue ;;
+		esac
+		n=$(echo "$n" | sed 's/_[0-9][0-9]*$//')
+		case " $p " in *" $n "*) ;; *) p="$p $n" ;; esac
+	done
+	p=$(echo $p | tr ' ' '\n' | sort | tr '\n' '+' | sed 's/+$//')
+	echo "${p:-nohw}"
+}
+
+frame() { # NAME FILE
+	[ -f "$2" ] || return 0
+	echo "$M begin $1"
+	sed 's/^/|/' "$2"
+	echo "$M end $1 $(wc -l <"$2") $(md5sum <"$2" | cut -d' ' -f1)"
+}
+
+cd /pc
+echo "$M start $TARGET $(uname -r) $(uname -m) cpus=$(nproc)"
+echo "# cmdline: $(cat /proc/cmdline)"
+echo "# perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) PMUs: $(ls /sys/bus/event_source/devices | tr '\n' ' ')"
+mkdir -p /pc/results /pc/record
+
+if [ -x build/perfconf ]; then
+	prof=$(build/perfconf info | sed -n 's/^profile: //p')
+	rec=$(build/perfconf info | sed -n 's/^record target: //p')
+	[ -n "$prof" ] || prof=$(profile)
+	echo "$M id $(uname -r) $(uname -m) $prof"
+	set -- --results /pc/results -j "$JOBS"
+	if [ -n "$VARIANT" ]; then
+		# Same arch, kernel and PMU as the plain target, other semantics:
+		# a baseline of its own, <arch>-<M.m>-<profile>-<variant>.txt.
+		base=${rec%.txt}-$VARIANT.txt
+		if [ -f "$base" ]; then
+			set -- "$@" --baseline "$base"
+		else
+			set -- "$@" --expected /pc/no-baseline-for-$VARIANT
+		fi
+	else
+		base=$rec
+	fi
+	[ "$RECORD" = 1 ] && set -- "$@" --record="/pc/record/${base##*/}"
+	echo "# perfconf $* $PERFCONF_ARGS"
+	# shellcheck disable=SC2086
+	build/perfconf "$@" $PERFCONF_ARGS </dev/null
+	rc=$?
+else
+	# No runner (yet): every binary directly, its TAP kept whole.
+	echo "$M id $(uname -r) $(uname -m) $(profile)"
+	out=/pc/results/ktap.txt
+	bins=$(find build/tests -type f | sort)
+	n=$(echo "$bins" | grep -c .)
+	pass=0 fail=0 skip=0 i=0
+	{ echo "KTAP version 1"; echo "# perfconf-vm: no runner, $n binaries run directly"; echo "1..$n"; } >"$out"
+	for b in $bins; do
+		i=$((i + 1))
+		name=${b#build/tests/}
+		timeout 300 "$b" </dev/null >/tmp/out 2>&1
+		r=$?
+		sed 's/^/  /' /tmp/out >>"$out"
+		case $r in
+		0) echo "ok $i $name" >>"$out"; pass=$((pass + 1)) ;;
+		4) echo "ok $i $name # SKIP" >>"$out"; skip=$((skip + 1)) ;;
+		*) echo "not ok $i $name # exit $r" >>"$out"; fail=$((fail + 1)) ;;
+		esac
+		tail -n 1 "$out"
+	done
+	echo "$pass passed, $fail failed, $skip skipped" | tee -a "$out"
+	rc=0
+	[ "$fail" = 0 ] || rc=1
+fi
+
+frame ktap.txt /pc/results/ktap.txt
+frame results.txt /pc/results/results.txt
+for f in /pc/record/*.txt; do
+	[ -f "$f" ] && frame "baseline:${f##*/}" "$f"
+done
+echo "$M done rc=$rc"
+sync
+poweroff -f
+sleep 5
+echo "$M poweroff failed"

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Pack the guest's root filesystem for an arch: busybox-static, the static
+# runner and test binaries (stripped), the baselines and runners/vm/init.sh
+# as /init, laid out like the repository so the runner finds its defaults:
+#   /pc/build/perfconf  /pc/build/tests/<area>/<binary>
+#   /pc/expected/*.txt  /pc/runners/timeouts.conf
+# The archive is an uncompressed newc cpio (decompressing under TCG costs
+# more than loading a larger file); boot.sh appends a small per-target one.
+#
+#   runners/vm/initramfs.sh x86_64|arm64 BUILD_DIR
+# Prints the archive's path: build/vm/<arch>/initramfs.cpio
+set -euo pipefail
+
+arch=${1:?usage: initramfs.sh x86_64|arm64 BUILD_DIR}
+b=${2:?usage: initramfs.sh x86_64|arm64 BUILD_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+vm=${VM_DIR:-build/vm}
+cache=${VM_CACHE:-$vm/cache}
+root=$vm/$arch/rootfs
+out=$vm/$arch/initramfs.cpio
+
+case $arch in
+x86_64)
+	strip=strip
+	busybox=/bin/busybox
+	;;
+arm64)
+	strip=aarch64-linux-gnu-strip
+	# busybox-static for arm64, at the host's version, unpacked once.
+	v=$(dpkg-query -W -f='${Version}' busybox-static 2>/dev/null) ||
+		{ echo "vm: busybox-static is not installed on the host (runners/vm/deps.sh)" >&2; exit 2; }
+	bbdir=$vm/arm64/busybox
+	if [ "$(cat "$bbdir/.version" 2>/dev/null)" != "$v" ]; then
+		debs=$cache/userland/arm64
+		deb="$debs/busybox-static_${v//:/%3a}_arm64.deb"
+		[ -s "$deb" ] || "$here/apt.sh" download "$debs" "busybox-static:arm64=$v" >/dev/null ||
+			{ echo "vm: cannot download busybox-static:arm64 $v" >&2; exit 2; }
+		rm -rf "$bbdir" && mkdir -p "$bbdir"
+		dpkg -x "$deb" "$bbdir"
+		echo "$v" >"$bbdir/.version"
+	fi
+	busybox=$bbdir/bin/busybox
+	;;
+*)
+	echo "vm: unknown arch $arch (x86_64 or arm64)" >&2
+	exit 2
+	;;
+esac
+[ -x "$busybox" ] || { echo "vm: no busybox at $busybox" >&2; exit 2; }
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,boot,pc/build,pc/expected,pc/runners}
+cp "$busybox" "$root/bin/busybox"
+install -m 0755 "$here/init.sh" "$root/init"
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+
+n=0
+while IFS= read -r f; do
+	rel=${f#"$b"/}
+	mkdir -p "$root/pc/build/${rel%/*}"
+	"$strip" -o "$root/pc/build/$rel" "$f"
+	n=$((n + 1))
+done < <(find "$b/tests" -type f -perm -u+x | sort)
+[ "$n" -gt 0 ] || { echo "vm: no test binaries under $b/tests" >&2; exit 2; }
+if [ -x "$b/perfconf" ] && [ ! -e "$b/.runner-failed" ]; then
+	"$strip" -o "$root/pc/build/perfconf" "$b/perfconf"
+fi
+cp expected/*.txt "$root/pc/expected/" 2>/dev/null || true
+[ -f runners/timeouts.conf ] && cp runners/timeouts.conf "$root/pc/runners/"
+
+# A reproducible archive: sorted names, root-owned, fixed times.
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) >"$out.tmp"
+mv "$out.tmp" "$out"
+rm -rf "$root"
+echo "$out"

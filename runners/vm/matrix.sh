@@ -1,0 +1,142 @@
+#!/bin/bash
+# The VM matrix: the suite on Debian's kernels under qemu, each target
+# compared with its own baseline, in parallel up to the core count.
+#
+#   runners/vm/matrix.sh [TARGET...]        (or TARGETS="arm64-6.1 x86_64-7.2")
+#
+# Targets: x86_64-<M.m>, arm64-<M.m>, arm64-vhe (the kernel at EL2 with VHE,
+# on the newest line of the default list, VM_VHE_LINE) or arm64-vhe-<M.m>.
+# Default: x86_64 and arm64 on 5.10, 6.1, 6.12 and 7.2, plus arm64-vhe.
+#
+# Steps: install what is missing (runners/vm/deps.sh); resolve and download
+# each kernel once (resolve-kernel.sh, cached in build/vm/cache); build the
+# suite statically per arch (build-static.sh); pack it (initramfs.sh); boot
+# the targets (boot.sh); print a table. Results land in
+# build/results/<release>-<arch>-<profile>[-vhe]/.
+#
+# Exit: 0 every target ran and matched its baseline; 1 a target failed,
+# regressed or did not run to the end; 2 a setup error (dependencies, build).
+#
+# Environment: VM_JOBS (targets at once, default nproc), VM_TIMEOUT,
+# VM_RECORD=1 (record each target's baseline into VM_RECORD_DIR, default
+# expected/), VM_ARGS (extra runner options in the guests), VM_REFRESH and
+# VM_LISTS_DAYS (package lists, see apt.sh), VM_DIR, VM_CACHE.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../.."
+export VM_DIR=${VM_DIR:-build/vm}
+vm=$VM_DIR
+vhe_line=${VM_VHE_LINE:-7.2}
+lines="5.10 6.1 6.12 7.2"
+
+if [ $# -gt 0 ]; then
+	targets="$*"
+elif [ -n "${TARGETS:-}" ]; then
+	targets=$TARGETS
+else
+	targets=""
+	for a in x86_64 arm64; do
+		for l in $lines; do targets="$targets $a-$l"; done
+	done
+	targets="$targets arm64-vhe"
+fi
+
+t_start=$(date +%s.%N)
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# target -> "arch line"
+parse() {
+	case $1 in
+	arm64-vhe) echo "arm64 $vhe_line" ;;
+	arm64-vhe-[0-9]*.[0-9]*) echo "arm64 ${1#arm64-vhe-}" ;;
+	x86_64-[0-9]*.[0-9]* | arm64-[0-9]*.[0-9]*) echo "${1%%-*} ${1#*-}" ;;
+	*) return 1 ;;
+	esac
+}
+for t in $targets; do
+	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m])" >&2; exit 2; }
+done
+
+"$here/deps.sh" || exit 2
+mkdir -p "$vm/run"
+rm -rf "$vm/run"/*
+
+# 1. Kernels, one at a time (one apt configuration, one download at a time).
+declare -A kdir
+for t in $targets; do
+	read -r arch line < <(parse "$t")
+	key="$arch-$line"
+	[ -n "${kdir[$key]:-}" ] && continue
+	t0=$(date +%s.%N)
+	if k=$("$here/resolve-kernel.sh" "$arch" "$line"); then
+		kdir[$key]=$k
+		echo "matrix: $key: $(cat "$k/package") ($(secs "$t0" "$(date +%s.%N)") s)" >&2
+	else
+		kdir[$key]=none
+	fi
+done
+
+# 2. The suite, per arch, and its initramfs.
+declare -A initrd
+for arch in x86_64 arm64; do
+	case " $targets " in *" $arch-"*) ;; *) continue ;; esac
+	t0=$(date +%s.%N)
+	b=$("$here/build-static.sh" "$arch") || exit 2
+	initrd[$arch]=$("$here/initramfs.sh" "$arch" "$b") || exit 2
+	echo "matrix: $arch: suite built and packed ($(secs "$t0" "$(date +%s.%N)") s)" >&2
+done
+
+# 3. Boot the targets, up to VM_JOBS at once.
+jobs=${VM_JOBS:-$(nproc)}
+declare -A pid_of
+running=0
+t_boot=$(date +%s.%N)
+for t in $targets; do
+	read -r arch line < <(parse "$t")
+	k=${kdir[$arch-$line]}
+	mkdir -p "$vm/run/$t"
+	if [ "$k" = none ]; then
+		printf 'target=%s\nstatus=no-kernel\nrelease=-\n' "$t" >"$vm/run/$t/vm.txt"
+		continue
+	fi
+	while [ "$running" -ge "$jobs" ]; do
+		wait -n || true
+		running=$((running - 1))
+	done
+	echo "matrix: $t: booting $(cat "$k/release")" >&2
+	"$here/boot.sh" "$t" "$k" "${initrd[$arch]}" >"$vm/run/$t.out" 2>"$vm/run/$t.err" &
+	pid_of[$t]=$!
+	running=$((running + 1))
+done
+wait || true
+t_end=$(date +%s.%N)
+
+# 4. The table.
+bad=0
+printf '\n%-16s %-28s %7s %7s %7s %6s %7s %7s  %s\n' target kernel passed failed skipped regr boot_s wall_s status
+for t in $targets; do
+	f=$vm/run/$t/vm.txt
+	unset status release passed failed skipped regressions boot_s wall_s
+	if [ -f "$f" ]; then
+		# shellcheck disable=SC1090
+		eval "$(grep -E '^(status|release|passed|failed|skipped|regressions|boot_s|wall_s)=' "$f" | sed "s/=\(.*\)/='\1'/")"
+	fi
+	status=${status:-error}
+	printf '%-16s %-28s %7s %7s %7s %6s %7s %7s  %s\n' "$t" "${release:--}" "${passed:--}" "${failed:--}" \
+		"${skipped:--}" "${regressions:--}" "${boot_s:--}" "${wall_s:--}" "$status"
+	[ "$status" = ok ] || bad=1
+done
+echo
+echo "matrix: $(echo "$targets" | wc -w) targets, boots $(secs "$t_boot" "$t_end") s, total $(secs "$t_start" "$t_end") s, -j $jobs"
+
+# The failed targets' own words (console tails, damaged transfers).
+for t in $targets; do
+	if [ -s "$vm/run/$t.err" ]; then
+		echo
+		echo "--- $t"
+		cat "$vm/run/$t.err"
+	fi
+	rm -f "$vm/run/$t.out" "$vm/run/$t.err"
+done
+exit "$bad"
