@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A task and the children that inherit its events (attr.inherit): two
+ * things a test needs to see what the children's copies report.
+ *
+ * The anchor. A child whose task context is a clone of its parent's can
+ * swap whole contexts with the parent at a context switch: the kernel's
+ * optimisation for equivalent contexts (both tasks on one CPU, the parent
+ * blocked in waitpid() and the child next is enough). The exiting child
+ * then carries the parent's original events, and what the ABI says happens
+ * to the inherited copies at exit (inherit_stat's PERF_RECORD_READ,
+ * per-thread PERF_SAMPLE_READ values) depends on scheduling. A context
+ * with an event that is not inherited is never cloned whole, so one such
+ * event in the parent keeps every context where it belongs:
+ *
+ *	int anchor = pc_family_anchor();
+ *	ASSERT_LE(0, anchor);
+ *	... inherited events, children ...
+ *	close(anchor);
+ *
+ * Threads. A thread's copies are dealt with late in its exit, after
+ * pthread_join() has returned: pc_family_thread() waits for that.
+ *
+ * (To read the children's records, pin the family to one CPU and open the
+ * events there: see affinity.h.)
+ */
+#ifndef PERFCONF_FAMILY_H
+#define PERFCONF_FAMILY_H
+
+#include <sys/types.h>
+
+/*
+ * Open a disabled, non-inherited PERF_COUNT_SW_DUMMY event on the caller,
+ * so that its children's contexts are no clones of its own. Returns the fd
+ * (close it when done), or -errno.
+ */
+int pc_family_anchor(void);
+
+/*
+ * pc_work_in_thread(), and return only when the kernel is done with the
+ * thread. pthread_join() returns once the thread's tid is cleared, which is
+ * before the kernel has dealt with its perf events: until then a read may
+ * count its copies twice (5.10) and its inherit_stat PERF_RECORD_READ is
+ * not written yet. Gone from /proc/self/task, it is done. Its tid, or
+ * -errno (-ETIMEDOUT if it lingers for seconds).
+ */
+pid_t pc_family_thread(const char *work);
+
+#endif

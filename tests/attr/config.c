@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config: "This specifies which event you want, in conjunction with the
+ * type field." For PERF_TYPE_SOFTWARE it is one of PERF_COUNT_SW_*: the
+ * clocks (CPU_CLOCK, TASK_CLOCK), PAGE_FAULTS and its MIN/MAJ split,
+ * CONTEXT_SWITCHES, CPU_MIGRATIONS, ALIGNMENT_FAULTS, EMULATION_FAULTS,
+ * DUMMY (3.12), BPF_OUTPUT (4.4), CGROUP_SWITCHES (5.13). A value past the
+ * kernel's last one is no event: ENOENT ("This error is also returned for
+ * some unsupported generic events"). For PERF_TYPE_TRACEPOINT config is the
+ * tracepoint's id from tracefs.
+ *
+ * The same work seen through each config: n page faults are n PAGE_FAULTS,
+ * n PAGE_FAULTS_MIN and no PAGE_FAULTS_MAJ, alignment or emulation fault;
+ * DUMMY counts nothing.
+ */
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "measure.h"
+#include "perfconf.h"
+
+#define N 64
+
+/* Every config that all supported kernels (5.10 on) know, by name. */
+static const struct { uint64_t config; const char *name; } known[] = {
+	{ PERF_COUNT_SW_CPU_CLOCK, "cpu_clock" },
+	{ PERF_COUNT_SW_TASK_CLOCK, "task_clock" },
+	{ PERF_COUNT_SW_PAGE_FAULTS, "page_faults" },
+	{ PERF_COUNT_SW_CONTEXT_SWITCHES, "context_switches" },
+	{ PERF_COUNT_SW_CPU_MIGRATIONS, "cpu_migrations" },
+	{ PERF_COUNT_SW_PAGE_FAULTS_MIN, "page_faults_min" },
+	{ PERF_COUNT_SW_PAGE_FAULTS_MAJ, "page_faults_maj" },
+	{ PERF_COUNT_SW_ALIGNMENT_FAULTS, "alignment_faults" },
+	{ PERF_COUNT_SW_EMULATION_FAULTS, "emulation_faults" },
+	{ PERF_COUNT_SW_DUMMY, "dummy" },
+	{ PERF_COUNT_SW_BPF_OUTPUT, "bpf_output" },
+};
+#define NKNOWN (sizeof(known) / sizeof(known[0]))
+#define SW_CGROUP_SWITCHES 11	/* since 5.13 */
+
+TEST(software_configs_open)
+{
+	for (size_t i = 0; i < NKNOWN; i++) {
+		struct perfconf_attr attr = pc_attr_sw(known[i].config);
+
+		EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("%s", known[i].name);
+	}
+	struct perfconf_attr attr = pc_attr_sw(SW_CGROUP_SWITCHES);
+	pc_observe_open("errno.cgroup_switches", &attr, 0, -1);
+}
+
+/* One run of n page faults, counted by every fault-shaped config at once. */
+TEST(config_selects_the_event)
+{
+	static const struct { uint64_t config; uint64_t expected; } cases[] = {
+		{ PERF_COUNT_SW_PAGE_FAULTS, N },
+		{ PERF_COUNT_SW_PAGE_FAULTS_MIN, N },
+		{ PERF_COUNT_SW_PAGE_FAULTS_MAJ, 0 },
+		{ PERF_COUNT_SW_ALIGNMENT_FAULTS, 0 },
+		{ PERF_COUNT_SW_EMULATION_FAULTS, 0 },
+		{ PERF_COUNT_SW_DUMMY, 0 },
+	};
+	enum { NCASES = sizeof(cases) / sizeof(cases[0]) };
+	int fds[NCASES];
+
+	for (int i = 0; i < NCASES; i++) {
+		struct perfconf_attr attr = pc_attr_sw(cases[i].config);
+
+		fds[i] = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		ASSERT_OPEN(fds[i]);
+	}
+	pc_work_page_faults(1);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	pc_work_page_faults(N);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	for (int i = 0; i < NCASES; i++) {
+		uint64_t count = UINT64_MAX;
+
+		ASSERT_EQ(0, pc_read_count(fds[i], &count));
+		EXPECT_EQ(cases[i].expected, count) TH_LOG("config %llu",
+							   (unsigned long long)cases[i].config);
+		close(fds[i]);
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The clocks count nanoseconds of this task: more than none, no more than the wall time that passed. */
+TEST(clocks_count_nanoseconds)
+{
+	struct perfconf_attr cpu = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
+	struct perfconf_attr task = pc_attr_sw(PERF_COUNT_SW_TASK_CLOCK);
+	uint64_t cpu_ns = 0, task_ns = 0;
+	int fds[2] = { pc_open(&cpu, 0, -1, -1, PERF_FLAG_FD_CLOEXEC),
+		       pc_open(&task, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) };
+
+	ASSERT_OPEN(fds[0]);
+	ASSERT_OPEN(fds[1]);
+	uint64_t start = now_ns();
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	pc_work_loop(2000000);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	uint64_t wall = now_ns() - start;
+	ASSERT_EQ(0, pc_read_count(fds[0], &cpu_ns));
+	ASSERT_EQ(0, pc_read_count(fds[1], &task_ns));
+	EXPECT_LT(0, cpu_ns);
+	EXPECT_LT(0, task_ns);
+	/* A little slack for the two clocks' different sources. */
+	EXPECT_GE(wall + wall / 100 + 100000, cpu_ns);
+	EXPECT_GE(wall + wall / 100 + 100000, task_ns);
+	close(fds[1]);
+	close(fds[0]);
+}
+
+/* The first config the kernel does not know, and its errno, are pinned. */
+TEST(first_unknown_config)
+{
+	uint64_t config;
+	int err = 0;
+
+	for (config = 0; config < 64; config++) {
+		struct perfconf_attr attr = pc_attr_sw(config);
+
+		err = pc_open_errno(&attr, 0, -1, -1, 0);
+		if (err)
+			break;
+	}
+	ASSERT_LE(NKNOWN, config) TH_LOG("config %llu refused (%s)", (unsigned long long)config,
+					 pc_errno_name(err));
+	pc_observe("first_refused", "%llu", (unsigned long long)config);
+	pc_observe_errno("errno", err);
+}
+
+TEST(far_configs_are_enoent)
+{
+	static const uint64_t configs[] = { 1000, 1ULL << 32, 1ULL << 63, UINT64_MAX };
+
+	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		struct perfconf_attr attr = pc_attr_sw(configs[i]);
+
+		EXPECT_ERRNO(ENOENT, pc_open_errno(&attr, 0, -1, -1, 0))
+			TH_LOG("config %#llx", (unsigned long long)configs[i]);
+	}
+}
+
+/* For a tracepoint, config is the id from tracefs; an id no tracepoint has is refused (pinned). */
+TEST(tracepoint_config_is_an_id)
+{
+	struct perfconf_attr attr;
+	uint64_t count = UINT64_MAX;
+
+	int err = pc_attr_tracepoint(&attr, "task", "task_rename");
+	if (err)
+		SKIP(return, "no task:task_rename tracepoint (%s)", pc_errno_name(-err));
+	ASSERT_EQ(0, pc_count_work(&attr, pc_rename_work, PC_N(N), &count));
+	EXPECT_EQ(N, count);
+	attr.config = UINT32_MAX;
+	err = pc_open_errno(&attr, 0, -1, -1, 0);
+	EXPECT_NE(0, err);
+	pc_observe_errno("errno.unknown_id", err);
+}
+
+TEST_HARNESS_MAIN

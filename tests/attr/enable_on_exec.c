@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * enable_on_exec: "If this bit is set, a counter is automatically enabled
+ * after a call to execve(2)." A disabled event opened on a child counts
+ * nothing while the child works, and counts from its exec on; an event
+ * that is enabled already is left alone; without the bit a disabled event
+ * stays disabled across the exec.
+ *
+ * The child runs in steps (lib/stepchild.h): it works, stops so the event
+ * can be read, then execs this binary as a helper that does named work.
+ * Exact counts come from a uprobe on a noinline function of this binary:
+ * it is found by file offset, so the helper's calls hit it as well (a
+ * uprobe costs tens of milliseconds to set up and tear down, so only two
+ * cases use one). Page faults, a software event that is always here, give
+ * exact zeros and lower bounds.
+ */
+#include "measure.h"
+#include "perfconf.h"
+#include "stepchild.h"
+
+FIXTURE(child) {
+	struct pc_stepchild child;
+	char path[4096];
+};
+
+FIXTURE_SETUP(child)
+{
+	ASSERT_EQ(0, pc_stepchild_start(&self->child));
+}
+
+FIXTURE_TEARDOWN(child)
+{
+	pc_stepchild_finish(&self->child);
+}
+
+/* A uprobe on pc_work_target for the child, or a SKIP when there is no uprobe PMU. */
+#define UPROBE_ATTR(attr) do { \
+	int uerr_ = pc_attr_uprobe(&(attr), pc_work_target, self->path, sizeof(self->path)); \
+	if (uerr_) \
+		SKIP_IF_UNSUPPORTED(-uerr_, "a uprobe"); \
+	ASSERT_EQ(0, uerr_); \
+} while (0)
+
+TEST_F(child, counts_from_exec_on)
+{
+	struct perfconf_attr attr;
+
+	UPROBE_ATTR(attr);
+	attr.enable_on_exec = 1;
+	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_stepchild_do(&self->child, "calls 100"));
+	EXPECT_EQ(0, pc_count_of(fd));
+	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "calls 1000"));
+	EXPECT_EQ(1000, pc_count_of(fd));
+	close(fd);
+}
+
+TEST_F(child, stays_disabled_without_the_bit)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
+	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	EXPECT_EQ(0, pc_count_of(fd));
+	close(fd);
+}
+
+/*
+ * An event enabled at open counts before the exec too: the bit only ever
+ * enables. A uprobe is the exception: the kernel leaves its breakpoints for
+ * the exec to install when enable_on_exec is set, so the calls before the
+ * exec are not seen even though the event is enabled. What the uprobe
+ * counts before the exec is pinned.
+ */
+TEST_F(child, enabled_event_counts_throughout)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	struct perfconf_attr uprobe;
+	int probe = -1;
+
+	attr.disabled = 0;
+	attr.enable_on_exec = 1;
+	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	if (pc_attr_uprobe(&uprobe, pc_work_target, self->path, sizeof(self->path)) == 0) {
+		uprobe.disabled = 0;
+		uprobe.enable_on_exec = 1;
+		probe = pc_open(&uprobe, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		ASSERT_OPEN(probe);
+	}
+	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
+	ASSERT_EQ(0, pc_stepchild_do(&self->child, "calls 100"));
+	uint64_t before = pc_count_of(fd);
+	EXPECT_LE(100, before);
+	if (probe >= 0)
+		pc_observe("uprobe.before_exec", "%llu", (unsigned long long)pc_count_of(probe));
+	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	uint64_t after = pc_count_of(fd);
+	EXPECT_LE(before + 500, after);
+	close(fd);
+	if (probe >= 0)
+		close(probe);
+}
+
+/*
+ * A software event: nothing before the exec, not even time_enabled, and
+ * after it at least the helper's own page faults.
+ */
+TEST_F(child, page_faults_and_time)
+{
+	const uint64_t rf = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	struct pc_read_values v;
+	uint64_t buf[3];
+
+	attr.enable_on_exec = 1;
+	attr.read_format = rf;
+	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
+	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
+	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
+	EXPECT_EQ(0, v.values[0].value);
+	EXPECT_EQ(0, v.time_enabled);
+	EXPECT_EQ(0, v.time_running);
+
+	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
+	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
+	EXPECT_LE(500, v.values[0].value);
+	EXPECT_LT(0, v.time_enabled);
+	close(fd);
+}
+
+/* On a group leader, the exec starts the whole group: leader and sibling count the same. */
+TEST_F(child, group_starts_with_its_leader)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	attr.enable_on_exec = 1;
+	int leader = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(leader);
+	attr.enable_on_exec = 0;
+	attr.disabled = 0;
+	int sibling = pc_open(&attr, self->child.pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(sibling);
+	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
+	EXPECT_EQ(0, pc_count_of(sibling));
+	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	uint64_t counted = pc_count_of(leader);
+	EXPECT_LE(500, counted);
+	EXPECT_EQ(counted, pc_count_of(sibling));
+	close(sibling);
+	close(leader);
+}
+
+TEST_HARNESS_MAIN

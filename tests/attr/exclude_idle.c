@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exclude_idle: "If set, don't count when the CPU is running the idle
+ * task. While you can currently enable this for any event type, it is
+ * ignored for all but software events."
+ *
+ * A task's own events never happen in the idle task: page faults and
+ * breakpoint hits count in full. Where the idle task can be seen is a
+ * CPU-wide cpu-clock sampling event: with the bit no sample is taken while
+ * the CPU idles (pid/tid 0). Whether the CPU idled during the run is up to
+ * the machine, so only that nothing idle arrives is asserted.
+ */
+#include <linux/hw_breakpoint.h>
+#include <time.h>
+
+#include "affinity.h"
+#include "measure.h"
+#include "perfconf.h"
+
+#define N 64
+
+TEST(task_page_faults_counted)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	uint64_t count = UINT64_MAX;
+
+	attr.exclude_idle = 1;
+	ASSERT_EQ(0, pc_count_work(&attr, pc_user_faults_work, PC_N(N), &count));
+	EXPECT_EQ(N, count);
+	ASSERT_EQ(0, pc_count_work(&attr, pc_kernel_faults_work, PC_N(N), &count));
+	EXPECT_EQ(N, count);
+}
+
+TEST(breakpoint_hits_counted)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
+	uint64_t count = UINT64_MAX;
+
+	attr.exclude_idle = 1;
+	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
+	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(100, count);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Busy on this CPU for ms milliseconds of wall time. */
+static void spin_ms(unsigned int ms)
+{
+	uint64_t end = now_ns() + ms * 1000000ull;
+
+	while (now_ns() < end)
+		pc_work_loop(1000);
+}
+
+/* cpu-clock on this CPU, a sample every 100 us: busy, then asleep; no sample from the idle task. */
+TEST(cpu_wide_samples_skip_idle)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_CPU_CLOCK, 100000, PERF_SAMPLE_TID);
+	struct pc_capture cap;
+
+	attr.exclude_idle = 1;
+	int cpu = pc_pin_self();
+	ASSERT_LE(0, cpu);
+	int err = pc_capture_open(&cap, &attr, -1, cpu);
+	if (err == EACCES || err == EPERM)
+		SKIP(return, "no CPU-wide events for this user (%s)", pc_errno_name(err));
+	ASSERT_ERRNO(0, err);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	spin_ms(10);
+	usleep(20000);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+
+	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE), mine = 0;
+	for (size_t i = 0; i < samples; i++) {
+		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+
+		EXPECT_NE(0, s->tid) TH_LOG("sample %zu was taken in the idle task", i);
+		mine += s->pid == (uint32_t)getpid();
+	}
+	EXPECT_LT(0, mine) TH_LOG("none of %zu samples from this busy task", samples);
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exclude_user: "If this bit is set, the count excludes events that happen
+ * in user space." Software events and breakpoints filter on the mode the
+ * task was in when the event happened: a page fault taken by user code is
+ * not counted, one the kernel takes while writing to user memory is, and
+ * every sample that does arrive was taken in the kernel
+ * (PERF_RECORD_MISC_KERNEL, an IP in no user mapping).
+ *
+ * Tracepoints are the exception: the kernel filters them on exclude_kernel
+ * only, so whether a uprobe (a user-space tracepoint) still counts is
+ * pinned.
+ */
+#include <linux/hw_breakpoint.h>
+
+#include "measure.h"
+#include "perfconf.h"
+
+#define N 64
+
+static uint64_t faults(struct __test_metadata *_metadata, int exclude_user, pc_work_fn work)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	uint64_t count = UINT64_MAX;
+
+	attr.exclude_user = exclude_user;
+	EXPECT_EQ(0, pc_count_work(&attr, work, PC_N(N), &count));
+	return count;
+}
+
+TEST(user_faults_not_counted)
+{
+	EXPECT_EQ(0, faults(_metadata, 1, pc_user_faults_work));
+	EXPECT_EQ(N, faults(_metadata, 0, pc_user_faults_work));
+}
+
+TEST(kernel_faults_counted)
+{
+	EXPECT_EQ(N, faults(_metadata, 1, pc_kernel_faults_work));
+}
+
+/* Both kinds of fault in one sampled run: only the kernel's are sampled. */
+TEST(samples_are_kernel_mode)
+{
+	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	struct pc_capture cap;
+
+	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	pc_work_page_faults(1);
+	pc_kernel_faults(1);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pc_work_page_faults(N);
+	pc_kernel_faults(N / 2);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+
+	ASSERT_EQ(N / 2, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	for (size_t i = 0; i < N / 2; i++) {
+		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, i);
+
+		EXPECT_EQ(PERF_RECORD_MISC_KERNEL, r->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+		EXPECT_EQ(PC_ADDR_UNMAPPED, pc_addr_class(r->sample.ip))
+			TH_LOG("sample %zu: ip %#llx lies in a user mapping", i,
+			       (unsigned long long)r->sample.ip);
+		EXPECT_EQ(getpid(), r->sample.pid);
+	}
+	pc_capture_close(&cap);
+}
+
+/* An execute breakpoint on user code never fires in the kernel: with the bit it counts 0. */
+TEST(breakpoint_hits_not_counted)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
+	uint64_t count = UINT64_MAX;
+
+	attr.exclude_user = 1;
+	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
+	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(0, count);
+}
+
+TEST(uprobe_hits)
+{
+	struct perfconf_attr attr;
+	char path[4096];
+	uint64_t count = UINT64_MAX;
+
+	int err = pc_attr_uprobe(&attr, pc_work_target, path, sizeof(path));
+	if (err)
+		SKIP_IF_UNSUPPORTED(-err, "a uprobe");
+	ASSERT_EQ(0, err);
+	attr.exclude_user = 1;
+	ASSERT_EQ(0, pc_count_work(&attr, pc_calls_work, PC_N(100), &count));
+	ASSERT_TRUE(count == 0 || count == 100) TH_LOG("%llu of 100 calls", (unsigned long long)count);
+	pc_observe("count", "%s", count ? "counted" : "excluded");
+}
+
+/* With exclude_kernel as well nothing is left to count. */
+TEST(with_exclude_kernel_nothing_counts)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	uint64_t count = UINT64_MAX;
+
+	attr.exclude_user = 1;
+	attr.exclude_kernel = 1;
+	ASSERT_EQ(0, pc_count_work(&attr, pc_user_faults_work, PC_N(N), &count));
+	EXPECT_EQ(0, count);
+	ASSERT_EQ(0, pc_count_work(&attr, pc_kernel_faults_work, PC_N(N), &count));
+	EXPECT_EQ(0, count);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inherit: "The inherit bit specifies that this counter should count
+ * events of child tasks as well as the task specified. This applies only
+ * to new children, not to any existing children at the time the counter
+ * is created (nor to any new children of existing children). Inherit does
+ * not work for some combinations of read_format values, such as
+ * PERF_FORMAT_GROUP."
+ *
+ * Measured with execute breakpoints on noinline functions: n calls are
+ * exactly n hits, in whichever task makes them. The children's counts are
+ * folded into the parent's event when they exit; a read after waitpid()
+ * sees them. Which read_format and sample_type combinations inherit
+ * accepts changed over time (PERF_SAMPLE_READ since 6.12, with
+ * PERF_SAMPLE_TID): those outcomes are observations.
+ */
+#include <linux/hw_breakpoint.h>
+#include <sys/wait.h>
+
+#include "affinity.h"
+#include "family.h"
+#include "measure.h"
+#include "perfconf.h"
+#include "stepchild.h"
+
+/* A second target, told apart from pc_work_target by a breakpoint of its own. */
+static noinline void other_target(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static void other_calls(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		other_target();
+}
+
+/* fork; the child calls pc_work_target n times and other_target m times. Its pid, or -errno. */
+static pid_t child_calls(unsigned long n, unsigned long m)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		pc_work_calls(n);
+		other_calls(m);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? pid : -ECHILD;
+}
+
+static struct perfconf_attr bp_on(void (*fn)(void), int inherit)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, fn, 0);
+
+	attr.inherit = inherit;
+	return attr;
+}
+
+/* An enabled breakpoint counter on this task, or a SKIP when breakpoints are not here. */
+#define OPEN_BP(fd, fn, inherit) do { \
+	struct perfconf_attr a_ = bp_on(fn, inherit); \
+	(fd) = pc_open(&a_, 0, -1, -1, PERF_FLAG_FD_CLOEXEC); \
+	if ((fd) < 0) \
+		SKIP_IF_UNSUPPORTED(errno, "an execute breakpoint"); \
+	ASSERT_OPEN(fd); \
+	ASSERT_EQ(0, pc_enable(fd)); \
+} while (0)
+
+TEST(children_are_counted)
+{
+	int with, without;
+
+	OPEN_BP(with, pc_work_target, 1);
+	OPEN_BP(without, pc_work_target, 0);
+	pc_work_calls(10);
+	ASSERT_LT(0, pc_work_in_child("calls 100"));
+	EXPECT_EQ(110, pc_count_of(with));
+	EXPECT_EQ(10, pc_count_of(without)) TH_LOG("a non-inherited event counted the child");
+	close(without);
+	close(with);
+}
+
+TEST(threads_are_counted)
+{
+	int with, without;
+
+	OPEN_BP(with, pc_work_target, 1);
+	OPEN_BP(without, pc_work_target, 0);
+	ASSERT_LT(0, pc_family_thread("calls 50"));
+	EXPECT_EQ(50, pc_count_of(with));
+	EXPECT_EQ(0, pc_count_of(without)) TH_LOG("a non-inherited event counted a new thread");
+	close(without);
+	close(with);
+}
+
+/* A child's own new children inherit the copy it inherited. */
+TEST(grandchildren_are_counted)
+{
+	int fd, status;
+
+	OPEN_BP(fd, pc_work_target, 1);
+	pid_t pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pc_work_calls(20);
+		_exit(pc_work_in_child("calls 30") > 0 ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(50, pc_count_of(fd));
+	close(fd);
+}
+
+TEST(existing_children_are_not_counted)
+{
+	struct pc_stepchild child;
+	int fd;
+
+	ASSERT_EQ(0, pc_stepchild_start(&child));
+	OPEN_BP(fd, pc_work_target, 1);
+	ASSERT_EQ(0, pc_stepchild_do(&child, "calls 100"));
+	ASSERT_EQ(0, pc_stepchild_finish(&child));
+	EXPECT_EQ(0, pc_count_of(fd));
+	close(fd);
+}
+
+/* A sibling must agree with its leader about inherit. */
+TEST(sibling_must_match_leader)
+{
+	int leader;
+
+	OPEN_BP(leader, pc_work_target, 1);
+	struct perfconf_attr sibling = bp_on(other_target, 0);
+	EXPECT_ERRNO(EINVAL, pc_open_errno(&sibling, 0, -1, leader, 0));
+	sibling.inherit = 1;
+	EXPECT_ERRNO(0, pc_open_errno(&sibling, 0, -1, leader, 0));
+	close(leader);
+}
+
+/*
+ * inherit with PERF_FORMAT_GROUP: whether it is accepted is pinned; where
+ * it is, a group read sums each member over the children.
+ */
+TEST(group_read)
+{
+	const uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	struct perfconf_attr leader_attr = bp_on(pc_work_target, 1);
+	struct pc_read_values v;
+	uint64_t buf[5];
+
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&leader_attr, 0, -1, -1, 0), "an execute breakpoint");
+	leader_attr.read_format = rf;
+	int leader = pc_open(&leader_attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int err = leader < 0 ? errno : 0;
+	pc_observe_errno("errno", err);
+	if (err)
+		SKIP(return, "inherit with PERF_FORMAT_GROUP refused (%s)", pc_errno_name(err));
+	struct perfconf_attr sibling_attr = bp_on(other_target, 1);
+	sibling_attr.read_format = rf;
+	sibling_attr.disabled = 0;
+	int sibling = pc_open(&sibling_attr, 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(sibling);
+
+	ASSERT_EQ(0, pc_enable(leader));
+	ASSERT_LT(0, child_calls(30, 7));
+	pc_work_calls(5);
+	ASSERT_EQ(0, pc_disable(leader));
+	ASSERT_EQ(pc_read_values_size(rf, 2), read(leader, buf, sizeof(buf)));
+	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
+	ASSERT_EQ(2, v.nr);
+	EXPECT_EQ(35, v.values[0].value);
+	EXPECT_EQ(7, v.values[1].value);
+	close(sibling);
+	close(leader);
+}
+
+/*
+ * inherit with PERF_SAMPLE_READ: refused before 6.12, accepted since when
+ * PERF_SAMPLE_TID is set too (both outcomes pinned). Where it is accepted,
+ * each sample reads the count of the thread that took it, not the total.
+ */
+TEST(sample_read)
+{
+	struct perfconf_attr attr = bp_on(pc_work_target, 1);
+	struct pc_capture cap;
+
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_READ;
+	int err = pc_open_errno(&attr, 0, -1, -1, 0);
+	pc_observe_errno("errno", err);
+	attr.sample_type |= PERF_SAMPLE_TID;
+	err = pc_open_errno(&attr, 0, -1, -1, 0);
+	pc_observe_errno("errno.with_tid", err);
+	if (err)
+		SKIP(return, "inherit with PERF_SAMPLE_READ refused (%s)", pc_errno_name(err));
+
+	/* The ring of an inherited event must be per-CPU: pin the family to one. */
+	int cpu = pc_pin_self();
+	ASSERT_LE(0, cpu);
+	int anchor = pc_family_anchor();
+	ASSERT_LE(0, anchor);
+	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pc_work_calls(3);
+	pid_t child = child_calls(4, 0);
+	pc_work_calls(2);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_LT(0, child);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+
+	uint64_t mine = 0, childs = 0;
+	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
+	EXPECT_EQ(9, samples);
+	for (size_t i = 0; i < samples; i++) {
+		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		uint64_t *seen = s->pid == (uint32_t)child ? &childs : &mine;
+
+		EXPECT_TRUE(s->pid == (uint32_t)child || s->pid == (uint32_t)getpid())
+			TH_LOG("sample %zu from pid %u", i, s->pid);
+		EXPECT_EQ(++*seen, s->read.values[0].value)
+			TH_LOG("sample %zu from pid %u", i, s->pid);
+	}
+	EXPECT_EQ(5, mine);
+	EXPECT_EQ(4, childs);
+	pc_capture_close(&cap);
+	close(anchor);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * type: "This field specifies the overall event type": PERF_TYPE_HARDWARE,
+ * _SOFTWARE, _TRACEPOINT, _HW_CACHE, _RAW, _BREAKPOINT (2.6.33), or a
+ * dynamic PMU whose number "can be found in the sysfs filesystem: there is
+ * a subdirectory per PMU instance under /sys/bus/event_source/devices. In
+ * each subdirectory there is a type file". "ENOENT Returned if the type
+ * setting is not valid."
+ *
+ * The generic types every kernel has are opened and count exactly what
+ * they select. The hardware types need a hardware PMU: without one they
+ * give ENOENT (pinned) and their effect is skipped. Numbers no PMU has are
+ * ENOENT; which numbers open although sysfs does not list them, and what
+ * each listed PMU says to config 0, are pinned.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <linux/hw_breakpoint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "measure.h"
+#include "perfconf.h"
+
+#define N 64
+
+TEST(software)
+{
+	struct perfconf_attr attr = pc_attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	uint64_t count = UINT64_MAX;
+
+	ASSERT_EQ(0, pc_count_work(&attr, pc_user_faults_work, PC_N(N), &count));
+	EXPECT_EQ(N, count);
+}
+
+TEST(breakpoint)
+{
+	struct perfconf_attr attr = pc_attr(PERF_TYPE_BREAKPOINT, 0);
+	uint64_t count = UINT64_MAX;
+
+	attr.bp_type = HW_BREAKPOINT_X;
+	attr.bp_addr = (uintptr_t)pc_work_target;
+	attr.bp_len = sizeof(long);
+	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
+	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(100, count);
+}
+
+TEST(tracepoint)
+{
+	struct perfconf_attr attr;
+	uint64_t count = UINT64_MAX;
+
+	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
+	if (err)
+		SKIP(return, "no syscalls:sys_enter_getppid tracepoint (%s)", pc_errno_name(-err));
+	ASSERT_EQ(PERF_TYPE_TRACEPOINT, attr.type);
+	ASSERT_EQ(0, pc_count_work(&attr, pc_getppid_work, PC_N(N), &count));
+	EXPECT_EQ(N, count);
+}
+
+/* A generic hardware type: the errno is pinned; where it opens, the work counts something. */
+static void hardware_type(struct __test_metadata *_metadata, uint32_t type, uint64_t config,
+			  pc_work_fn work, unsigned long n)
+{
+	struct perfconf_attr attr = pc_attr(type, config);
+	uint64_t count = 0;
+
+	int err = pc_count_work(&attr, work, PC_N(n), &count);
+	pc_observe_errno("errno", err > 0 ? err : 0);
+	if (err > 0 && pc_errno_is_unsupported(err))
+		SKIP(return, "no hardware PMU for this event (%s)", pc_errno_name(err));
+	ASSERT_EQ(0, err);
+	EXPECT_LT(0, count);
+}
+
+TEST(hardware)
+{
+	hardware_type(_metadata, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, pc_loop_work, 1000000);
+}
+
+TEST(hw_cache)
+{
+	/* L1D read accesses: page faults are plenty of memory traffic. */
+	hardware_type(_metadata, PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D |
+		      PERF_COUNT_HW_CACHE_OP_READ << 8 | PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16,
+		      pc_user_faults_work, N);
+}
+
+/* A raw event's encoding is the PMU's own: only the errno of config 0 is pinned. */
+TEST(raw)
+{
+	struct perfconf_attr attr = pc_attr(PERF_TYPE_RAW, 0);
+	int err = pc_open_errno(&attr, 0, -1, -1, 0);
+
+	pc_observe_errno("errno", err);
+	if (pc_errno_is_unsupported(err))
+		SKIP(return, "no hardware PMU (%s)", pc_errno_name(err));
+}
+
+TEST(no_such_type_is_enoent)
+{
+	static const uint32_t types[] = { INT_MAX, (uint32_t)INT_MAX + 1, UINT32_MAX };
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct perfconf_attr attr = pc_attr(types[i], 0);
+
+		EXPECT_ERRNO(ENOENT, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("type %#x", types[i]);
+	}
+}
+
+/* The type numbers sysfs lists; returns the largest. */
+static int sysfs_types(bool listed[], size_t n)
+{
+	char **pmus = pc_pmu_list();
+	int max = -1;
+
+	for (size_t i = 0; pmus && pmus[i]; i++) {
+		int type = pc_pmu_type(pmus[i]);
+
+		if (type >= 0 && (size_t)type < n)
+			listed[type] = true;
+		if (type > max)
+			max = type;
+	}
+	pc_strv_free(pmus);
+	return max;
+}
+
+/*
+ * Dynamic type numbers sysfs does not list but that open an event with
+ * config 0 or 1: pinned, "none" if there are none. (The cpu-clock and
+ * task-clock PMUs have numbers of their own without a sysfs entry; 6.12
+ * and later accept events by those numbers, 5.10 and 6.1 do not.)
+ */
+TEST(unlisted_types_that_open)
+{
+	bool listed[256] = { false };
+	char found[256] = "";
+	size_t used = 0;
+
+	int max = sysfs_types(listed, 256);
+	ASSERT_LE(PERF_TYPE_SOFTWARE, max);
+	for (int type = PERF_TYPE_MAX; type <= max + 8 && type < 256; type++) {
+		if (listed[type])
+			continue;
+		for (uint64_t config = 0; config < 2; config++) {
+			struct perfconf_attr attr = pc_attr(type, config);
+
+			if (pc_open_errno(&attr, 0, -1, -1, 0) == 0) {
+				used += snprintf(found + used, sizeof(found) - used, "%s%d",
+						 used ? "," : "", type);
+				break;
+			}
+		}
+	}
+	pc_observe("types", "%s", used ? found : "none");
+}
+
+/* Each PMU sysfs lists, asked for config 0 on this task: the answer is pinned per PMU. */
+TEST(listed_pmus_config_zero)
+{
+	char **pmus = pc_pmu_list();
+	char key[96];
+
+	ASSERT_NE(NULL, pmus);
+	for (size_t i = 0; pmus[i]; i++) {
+		int type = pc_pmu_type(pmus[i]);
+
+		ASSERT_LE(0, type) TH_LOG("%s: no type", pmus[i]);
+		struct perfconf_attr attr = pc_attr((uint32_t)type, 0);
+		snprintf(key, sizeof(key), "pmu.%s", pmus[i]);
+		for (char *p = key; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.'))
+				*p = '_';
+		pc_observe_open(key, &attr, 0, -1);
+	}
+	pc_strv_free(pmus);
+}
+
+TEST_HARNESS_MAIN
