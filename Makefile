@@ -33,7 +33,7 @@ RUNNER     := $(B)/perfconf
 DEPS_STAMP := $(B)/.deps-ok
 HEADERS    := $(wildcard lib/*.h runners/*.h)
 
-.PHONY: all deps run test clean
+.PHONY: all deps run test coverage clean
 all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))
 
 deps: $(DEPS_STAMP)
@@ -81,6 +81,10 @@ run: all
 test: all
 	@scripts/run-unit.sh $(B) $(UNIT_BIN)
 	@$(MAKE) --no-print-directory run
+
+# The attr fields that have no test binary in tests/attr (the list must be empty).
+coverage: $(RUNNER)
+	@$(RUNNER) coverage tests
 
 clean:
 	rm -rf $(B)

@@ -6,6 +6,8 @@
  *	perfconf diff A B		what changed between two baselines/results
  *	perfconf restore		put back the sysctls a dead run left changed
  *	perfconf info			this kernel, its profile and baseline
+ *	perfconf abi			the lib's ABI tables
+ *	perfconf coverage [DIR]		attr fields without a test binary
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* CPU_COUNT */
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi_report.h"
 #include "baseline.h"
 #include "exec.h"
 #include "profile.h"
@@ -32,6 +35,8 @@ static void usage(FILE *f)
 "       perfconf diff A B           what changed between two baselines or results files\n"
 "       perfconf restore            restore the sysctls a killed run left changed\n"
 "       perfconf info               this kernel, its PMU profile and its baseline\n"
+"       perfconf abi                the ABI tables: attr, mmap page, header, records\n"
+"       perfconf coverage [DIR]     attr fields without a test in DIR/attr (tests/)\n"
 "\n"
 "options:\n"
 "  -j, --jobs N         binaries run at once (default: the number of CPUs)\n"
@@ -273,6 +278,10 @@ int main(int argc, char **argv)
 		return cmd_restore(argc - 1);
 	if (argc > 1 && !strcmp(argv[1], "info"))
 		return cmd_info(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "abi"))
+		return cmd_abi(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "coverage"))
+		return cmd_coverage(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "run")) {
 		argc--;
 		argv++;
