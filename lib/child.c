@@ -1,140 +1,180 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A child process held at a gate. */
+/* A child process that works in steps, on the test's cue. */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
 #include "workload.h"
 
-static void child_main(int go, int ready, unsigned long unshare_flags, const char *work)
+/* One cue: what to do, and the work string. */
+struct cue {
+	char op;		/* 'n'othing, 'd'o and answer, 'c'ue only, 'e'xec, 'q'uit */
+	char work[63];
+};
+
+/* send(2) without SIGPIPE: a child that died makes the step fail, not the test. */
+static int send_all(int fd, const void *buf, size_t len)
 {
-	int err = 0;
-	char c;
+	ssize_t n;
+
+	do
+		n = send(fd, buf, len, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+static int recv_all(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = recv(fd, buf, len, MSG_WAITALL);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* Prepare, tell the test how that went, then follow its cues. */
+static __attribute__((noreturn)) void child_main(int sock, unsigned long unshare_flags)
+{
+	int setup = 0;
+	struct cue c;
 
 	/* Whatever happens to the test, the child does not outlive it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0))
-		err = errno;
-	if (!err && unshare_flags && unshare((int)unshare_flags))
-		err = errno;
-	if (write(ready, &err, sizeof(err)) != sizeof(err) || err)
+		setup = -errno;
+	if (!setup && unshare_flags && unshare((int)unshare_flags))
+		setup = -errno;
+	if (send_all(sock, &setup, sizeof(setup)) || setup)
 		_exit(1);
-	/* EOF instead of a byte: the parent gave up on us. */
-	if (read(go, &c, 1) != 1)
-		_exit(1);
-	if (!strncmp(work, "exec ", 5))
-		pc_work_exec_self(work + 5);
-	else
-		_exit(pc_work_do(work) ? 1 : 0);
-	_exit(127);
+	/* EOF (the test is gone) or a short read ends the child. */
+	while (recv_all(sock, &c, sizeof(c)) == 0) {
+		c.work[sizeof(c.work) - 1] = '\0';
+		if (c.op == 'n' || c.op == 'd') {
+			int result = c.op == 'd' ? pc_work_do(c.work) : 0;
+
+			if (send_all(sock, &result, sizeof(result)))
+				break;
+		} else if (c.op == 'c') {
+			_exit(pc_work_do(c.work) ? 1 : 0);
+		} else if (c.op == 'e') {
+			pc_work_exec_self(c.work);
+			_exit(127);
+		} else {
+			break;
+		}
+	}
+	_exit(0);
 }
 
+/* Close the socket and reap the child: 0 if it exited with status 0. */
 static int reap(struct pc_child *c)
 {
 	int status;
-	pid_t pid;
 
-	do
-		pid = waitpid(c->pid, &status, 0);
-	while (pid < 0 && errno == EINTR);
+	if (!c->pid)
+		return 0;	/* never started, or reaped already */
+	close(c->sock);
+	c->sock = -1;
+	while (waitpid(c->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	c->pid = 0;
-	if (pid < 0)
-		return -errno;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ECHILD;
 }
 
-static void close_fds(struct pc_child *c)
+int pc_child_start(struct pc_child *c, unsigned long unshare_flags)
 {
-	if (c->go >= 0)
-		close(c->go);
-	if (c->ready >= 0)
-		close(c->ready);
-	c->go = c->ready = -1;
-}
-
-int pc_child_start(struct pc_child *c, unsigned long unshare_flags, const char *work)
-{
-	int go[2], ready[2], err = 0;
+	int sv[2], setup;
 
 	c->pid = 0;
-	c->go = c->ready = -1;
-	if (pipe2(go, O_CLOEXEC))
+	c->sock = -1;
+	/* Close-on-exec: the exec'd helper holds no end. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
-	if (pipe2(ready, O_CLOEXEC)) {
-		err = -errno;
-		close(go[0]);
-		close(go[1]);
-		return err;
-	}
-	c->pid = fork();
-	if (c->pid == 0) {
-		close(go[1]);
-		close(ready[0]);
-		child_main(go[0], ready[1], unshare_flags, work);
-	}
-	if (c->pid < 0)
-		err = -errno;
-	close(go[0]);
-	close(ready[1]);
-	c->go = go[1];
-	c->ready = ready[0];
-	if (err) {
-		c->pid = 0;
-		close_fds(c);
-		return err;
-	}
-	ssize_t n;
-	do
-		n = read(c->ready, &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	if (n != sizeof(err) || err) {
-		err = n == sizeof(err) ? -err : -ECHILD;
-		close_fds(c);
-		reap(c);
-		return err;
-	}
-	return 0;
-}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int err = -errno;
 
-int pc_child_go(struct pc_child *c)
-{
-	char go = 1;
-	int err = 0;
-
-	if (c->pid <= 0)
-		return -ECHILD;
-	if (write(c->go, &go, 1) != 1)
-		err = -errno;
-	close_fds(c);
+		close(sv[0]);
+		close(sv[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		child_main(sv[1], unshare_flags);
+	}
+	close(sv[1]);
+	c->pid = pid;
+	c->sock = sv[0];
+	if (recv_all(c->sock, &setup, sizeof(setup)))
+		setup = -ECHILD;
+	/*
+	 * Then one empty step. Once it is answered, the child has been through
+	 * its loop once and waits in recv(2): what it did after the fork (its
+	 * first page faults included) is over before the caller opens events
+	 * on it, and it does nothing more until the next cue.
+	 */
+	int err = setup ? setup : pc_child_do(c, NULL);
+	if (err)
+		pc_child_kill(c);
 	return err;
 }
 
-int pc_child_wait(struct pc_child *c)
+static int send_cue(struct pc_child *c, char op, const char *work)
 {
-	if (c->pid <= 0)
+	struct cue cue = { .op = op };
+
+	if (!c->pid)
 		return -ECHILD;
-	close_fds(c);
+	if (work && strlen(work) >= sizeof(cue.work))
+		return -EINVAL;
+	if (work)
+		strcpy(cue.work, work);
+	return send_all(c->sock, &cue, sizeof(cue)) ? -EPIPE : 0;
+}
+
+int pc_child_do(struct pc_child *c, const char *work)
+{
+	int result, err = send_cue(c, work ? 'd' : 'n', work);
+
+	if (err)
+		return err;
+	if (recv_all(c->sock, &result, sizeof(result)))
+		return -EPIPE;
+	return result;
+}
+
+int pc_child_cue(struct pc_child *c, const char *work)
+{
+	return send_cue(c, 'c', work);
+}
+
+int pc_child_exec(struct pc_child *c, const char *work)
+{
+	int err = send_cue(c, 'e', work);
+
+	if (err)
+		return err;
 	return reap(c);
 }
 
 int pc_child_finish(struct pc_child *c)
 {
-	int err = pc_child_go(c);
-	int reaped = pc_child_wait(c);
-
-	return err ? err : reaped;
+	if (c->pid)
+		send_cue(c, 'q', NULL);
+	return reap(c);
 }
 
 void pc_child_kill(struct pc_child *c)
 {
-	if (c->pid > 0) {
+	if (c->pid) {
 		kill(c->pid, SIGKILL);
-		close_fds(c);
 		reap(c);
 	}
 }

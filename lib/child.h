@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A child process held at a gate: forked and set up first, released later.
- * While it waits, a test can open an event on its pid, or look at it in
- * /proc; then it does its work and exits.
+ * A child process that works in steps, on the test's cue: forked and set
+ * up first (namespaces unshared), then waiting, so that a test can open
+ * events on its pid or look at it in /proc before it has done anything,
+ * read the events between steps, and have it exec at a moment of its
+ * choosing (enable_on_exec, remove_on_exec):
  *
- *	struct pc_child child;
- *	ASSERT_EQ(0, pc_child_start(&child, 0, "comm renamed"));
- *	int fd = pc_open(&attr, child.pid, -1, -1, 0);
- *	ASSERT_EQ(0, pc_child_finish(&child));
+ *	struct pc_child c;
+ *	ASSERT_EQ(0, pc_child_start(&c, 0));		// forked, waiting
+ *	int fd = pc_open(&attr, c.pid, -1, -1, 0);
+ *	ASSERT_EQ(0, pc_child_do(&c, "calls 100"));	// done, waiting again
+ *	... read fd: the child is parked, waiting for its next cue ...
+ *	ASSERT_EQ(0, pc_child_exec(&c, "calls 1000"));	// exec'd, worked, reaped
+ *	pc_child_finish(&c);				// teardown, safe to repeat
  *
- * The child dies with the process that started it (PR_SET_PDEATHSIG), and
- * a child still at the gate exits when the gate closes, so a test that
- * fails half-way leaves no process behind.
+ * Work strings are pc_work_do()'s. The child dies with the process that
+ * started it (PR_SET_PDEATHSIG) and exits when its cue socket (close-on-exec)
+ * reaches EOF, so a test that stops half-way leaves no process behind.
  */
 #ifndef PERFCONF_CHILD_H
 #define PERFCONF_CHILD_H
@@ -19,25 +24,36 @@
 #include <sys/types.h>
 
 struct pc_child {
-	pid_t pid;	/* 0 when there is no child */
-	int go;		/* write end: one byte releases the child */
-	int ready;	/* read end: the child's setup result */
+	pid_t pid;	/* 0 when there is no child (never started, or reaped) */
+	int sock;	/* the test's end: cues out, results back */
 };
 
 /*
  * fork a child that first unshares `unshare_flags` (0: nothing), then
- * waits for pc_child_finish() and does `work`: named work for pc_work_do(),
- * or "exec WORK" to exec this binary as a helper doing WORK. Returns 0
- * once the child waits at the gate, or -errno (a failed unshare in the
- * child returns its errno; the child is reaped then).
+ * waits for its first cue. It returns once the child has been through its
+ * wait once already, so that its first step starts from warm code and
+ * stack. 0, or -errno (the child's, for a failed unshare; it is reaped).
  */
-int pc_child_start(struct pc_child *c, unsigned long unshare_flags, const char *work);
-/* Release the child and reap it: 0 if it exited with status 0, else -ECHILD or -errno. */
+int pc_child_start(struct pc_child *c, unsigned long unshare_flags);
+/*
+ * The child does `work` (NULL: nothing) and waits again. 0, -EINVAL for
+ * unknown work, the work's -errno, or -EPIPE when the child is gone.
+ */
+int pc_child_do(struct pc_child *c, const char *work);
+/*
+ * The child starts on `work` and the test goes on without waiting for it
+ * (a busy partner on the same CPU): end it with pc_child_kill(). 0 or -errno.
+ */
+int pc_child_cue(struct pc_child *c, const char *work);
+/*
+ * The child execs this binary as the helper doing `work` (pc_work_exec_self)
+ * and is reaped. 0 when the helper exited with status 0, -ECHILD when it
+ * did not, or -errno.
+ */
+int pc_child_exec(struct pc_child *c, const char *work);
+/* Tell a waiting child to exit, and reap it: 0 if it exited with status 0, else -ECHILD. */
 int pc_child_finish(struct pc_child *c);
-/* The two halves of pc_child_finish(): release it (0 or -errno), reap it later. */
-int pc_child_go(struct pc_child *c);
-int pc_child_wait(struct pc_child *c);
-/* Kill and reap a child that is still there; safe on a finished or zeroed child. */
+/* Kill and reap a child that is still there; safe on a finished child. */
 void pc_child_kill(struct pc_child *c);
 
 #endif

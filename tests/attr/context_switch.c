@@ -134,10 +134,10 @@ TEST(yield_is_a_preempted_switch_out)
 	const struct pc_record *preempted = NULL;
 
 	ASSERT_LE(0, pc_pin_self());
-	ASSERT_EQ(0, pc_child_start(&spinner, 0, "loop 4000000000"));
+	ASSERT_EQ(0, pc_child_start(&spinner, 0));
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
-	ASSERT_EQ(0, pc_child_go(&spinner));
+	ASSERT_EQ(0, pc_child_cue(&spinner, "loop 4000000000"));
 	for (int i = 0; i < 100 && !preempted; i++) {
 		sched_yield();
 		ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);

@@ -6,7 +6,7 @@
  * that is enabled already is left alone; without the bit a disabled event
  * stays disabled across the exec.
  *
- * The child runs in steps (lib/stepchild.h): it works, stops so the event
+ * The child runs in steps (lib/child.h): it works, stops so the event
  * can be read, then execs this binary as a helper that does named work.
  * Exact counts come from a uprobe on a noinline function of this binary:
  * it is found by file offset, so the helper's calls hit it as well (a
@@ -16,21 +16,21 @@
  */
 #include "measure.h"
 #include "perfconf.h"
-#include "stepchild.h"
+#include "child.h"
 
 FIXTURE(child) {
-	struct pc_stepchild child;
+	struct pc_child child;
 	char path[4096];
 };
 
 FIXTURE_SETUP(child)
 {
-	ASSERT_EQ(0, pc_stepchild_start(&self->child));
+	ASSERT_EQ(0, pc_child_start(&self->child, 0));
 }
 
 FIXTURE_TEARDOWN(child)
 {
-	pc_stepchild_finish(&self->child);
+	pc_child_finish(&self->child);
 }
 
 /* A uprobe on pc_work_target for the child, or a SKIP when there is no uprobe PMU. */
@@ -49,9 +49,9 @@ TEST_F(child, counts_from_exec_on)
 	attr.enable_on_exec = 1;
 	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "calls 100"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "calls 100"));
 	EXPECT_EQ(0, pc_count_of(fd));
-	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "calls 1000"));
+	ASSERT_EQ(0, pc_child_exec(&self->child, "calls 1000"));
 	EXPECT_EQ(1000, pc_count_of(fd));
 	close(fd);
 }
@@ -62,8 +62,8 @@ TEST_F(child, stays_disabled_without_the_bit)
 
 	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
-	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "faults 100"));
+	ASSERT_EQ(0, pc_child_exec(&self->child, "faults 500"));
 	EXPECT_EQ(0, pc_count_of(fd));
 	close(fd);
 }
@@ -91,13 +91,13 @@ TEST_F(child, enabled_event_counts_throughout)
 		probe = pc_open(&uprobe, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		ASSERT_OPEN(probe);
 	}
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "calls 100"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "faults 100"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "calls 100"));
 	uint64_t before = pc_count_of(fd);
 	EXPECT_LE(100, before);
 	if (probe >= 0)
 		pc_observe("uprobe.before_exec", "%llu", (unsigned long long)pc_count_of(probe));
-	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	ASSERT_EQ(0, pc_child_exec(&self->child, "faults 500"));
 	uint64_t after = pc_count_of(fd);
 	EXPECT_LE(before + 500, after);
 	close(fd);
@@ -120,14 +120,14 @@ TEST_F(child, page_faults_and_time)
 	attr.read_format = rf;
 	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "faults 100"));
 	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
 	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
 	EXPECT_EQ(0, v.values[0].value);
 	EXPECT_EQ(0, v.time_enabled);
 	EXPECT_EQ(0, v.time_running);
 
-	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	ASSERT_EQ(0, pc_child_exec(&self->child, "faults 500"));
 	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
 	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
 	EXPECT_LE(500, v.values[0].value);
@@ -147,9 +147,9 @@ TEST_F(child, group_starts_with_its_leader)
 	attr.disabled = 0;
 	int sibling = pc_open(&attr, self->child.pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(sibling);
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "faults 100"));
 	EXPECT_EQ(0, pc_count_of(sibling));
-	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "faults 500"));
+	ASSERT_EQ(0, pc_child_exec(&self->child, "faults 500"));
 	uint64_t counted = pc_count_of(leader);
 	EXPECT_LE(500, counted);
 	EXPECT_EQ(counted, pc_count_of(sibling));

@@ -21,7 +21,7 @@
 #include "family.h"
 #include "measure.h"
 #include "perfconf.h"
-#include "stepchild.h"
+#include "child.h"
 
 /* A second target, told apart from pc_work_target by a breakpoint of its own. */
 static noinline void other_target(void)
@@ -118,13 +118,13 @@ TEST(grandchildren_are_counted)
 
 TEST(existing_children_are_not_counted)
 {
-	struct pc_stepchild child;
+	struct pc_child child;
 	int fd;
 
-	ASSERT_EQ(0, pc_stepchild_start(&child));
+	ASSERT_EQ(0, pc_child_start(&child, 0));
 	OPEN_BP(fd, pc_work_target, 1);
-	ASSERT_EQ(0, pc_stepchild_do(&child, "calls 100"));
-	ASSERT_EQ(0, pc_stepchild_finish(&child));
+	ASSERT_EQ(0, pc_child_do(&child, "calls 100"));
+	ASSERT_EQ(0, pc_child_finish(&child));
 	EXPECT_EQ(0, pc_count_of(fd));
 	close(fd);
 }

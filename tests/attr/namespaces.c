@@ -163,7 +163,7 @@ TEST(child_unshare_after_fork)
 	ASSERT_LE(0, cpu);
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
 	ASSERT_EQ(0, pc_enable(cap.fd));
-	int err = pc_child_start(&child, CLONE_NEWUTS | CLONE_NEWIPC, "exit");
+	int err = pc_child_start(&child, CLONE_NEWUTS | CLONE_NEWIPC);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	if (err == -EPERM)
 		SKIP(return, "this process may not unshare namespaces");

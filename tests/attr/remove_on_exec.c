@@ -7,7 +7,7 @@
  * is reserved: whether it is accepted is pinned, the effect skipped where
  * it is not.
  *
- * The child runs in steps (lib/stepchild.h), then execs this binary as a
+ * The child runs in steps (lib/child.h), then execs this binary as a
  * helper doing named work. A uprobe on a noinline function of this binary
  * gives exact counts on both sides of the exec; page faults, a software
  * event, the same with a wide margin (the exec itself faults a little
@@ -15,7 +15,7 @@
  */
 #include "measure.h"
 #include "perfconf.h"
-#include "stepchild.h"
+#include "child.h"
 
 #define HELPER_FAULTS 2000
 #define HELPER_WORK "faults 2000"
@@ -49,19 +49,19 @@ TEST(not_with_enable_on_exec)
 }
 
 FIXTURE(child) {
-	struct pc_stepchild child;
+	struct pc_child child;
 	char path[4096];
 };
 
 FIXTURE_SETUP(child)
 {
 	REQUIRE_REMOVE_ON_EXEC();
-	ASSERT_EQ(0, pc_stepchild_start(&self->child));
+	ASSERT_EQ(0, pc_child_start(&self->child, 0));
 }
 
 FIXTURE_TEARDOWN(child)
 {
-	pc_stepchild_finish(&self->child);
+	pc_child_finish(&self->child);
 }
 
 /* Two uprobes on the child, with and without the bit: n calls before the exec, m after. */
@@ -80,10 +80,10 @@ TEST_F(child, uprobe_counts_up_to_the_exec)
 	int removed = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(removed);
 
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "calls 100"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "calls 100"));
 	EXPECT_EQ(100, pc_count_of(removed));
 	EXPECT_EQ(100, pc_count_of(kept));
-	ASSERT_EQ(0, pc_stepchild_exec(&self->child, "calls 1000"));
+	ASSERT_EQ(0, pc_child_exec(&self->child, "calls 1000"));
 	EXPECT_EQ(100, pc_count_of(removed));
 	EXPECT_EQ(1100, pc_count_of(kept));
 	close(removed);
@@ -101,11 +101,11 @@ TEST_F(child, page_faults_stop_at_the_exec)
 	int removed = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(removed);
 
-	ASSERT_EQ(0, pc_stepchild_do(&self->child, "faults 100"));
+	ASSERT_EQ(0, pc_child_do(&self->child, "faults 100"));
 	uint64_t before = pc_count_of(removed);
 	EXPECT_LE(100, before);
 	EXPECT_EQ(before, pc_count_of(kept));
-	ASSERT_EQ(0, pc_stepchild_exec(&self->child, HELPER_WORK));
+	ASSERT_EQ(0, pc_child_exec(&self->child, HELPER_WORK));
 	EXPECT_GT(before + HELPER_FAULTS, pc_count_of(removed))
 		TH_LOG("the helper's %d faults were counted after the exec", HELPER_FAULTS);
 	EXPECT_LE(before + HELPER_FAULTS, pc_count_of(kept));

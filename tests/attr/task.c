@@ -120,7 +120,7 @@ TEST(exit_of_the_monitored_task)
 	struct pc_child child;
 	struct pc_capture cap;
 
-	ASSERT_EQ(0, pc_child_start(&child, 0, "exit"));
+	ASSERT_EQ(0, pc_child_start(&child, 0));
 	int err = pc_capture_open(&cap, &attr, child.pid, -1);
 	if (!err)
 		err = pc_enable(cap.fd) ? errno : 0;
