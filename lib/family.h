@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A task and the children that inherit its events (attr.inherit): two
- * things a test needs to see what the children's copies report.
+ * A task and the children that inherit its events (attr.inherit): what a
+ * test needs to see what the children's copies report.
  *
  * The anchor. A child whose task context is a clone of its parent's can
  * swap whole contexts with the parent at a context switch: the kernel's
@@ -18,8 +18,8 @@
  *	... inherited events, children ...
  *	close(anchor);
  *
- * Threads. A thread's copies are dealt with late in its exit, after
- * pthread_join() has returned: pc_family_thread() waits for that.
+ * A thread's copies are dealt with late in its exit: pc_work_in_thread()
+ * (workload.h) returns only once that is done.
  *
  * (To read the children's records, pin the family to one CPU and open the
  * events there: see affinity.h.)
@@ -27,23 +27,11 @@
 #ifndef PERFCONF_FAMILY_H
 #define PERFCONF_FAMILY_H
 
-#include <sys/types.h>
-
 /*
  * Open a disabled, non-inherited PERF_COUNT_SW_DUMMY event on the caller,
  * so that its children's contexts are no clones of its own. Returns the fd
  * (close it when done), or -errno.
  */
 int pc_family_anchor(void);
-
-/*
- * pc_work_in_thread(), and return only when the kernel is done with the
- * thread. pthread_join() returns once the thread's tid is cleared, which is
- * before the kernel has dealt with its perf events: until then a read may
- * count its copies twice (5.10) and its inherit_stat PERF_RECORD_READ is
- * not written yet. Gone from /proc/self/task, it is done. Its tid, or
- * -errno (-ETIMEDOUT if it lingers for seconds).
- */
-pid_t pc_family_thread(const char *work);
 
 #endif

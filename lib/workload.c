@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "workload.h"
@@ -216,6 +217,26 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * pthread_join() returns once the thread's tid is cleared, which is before
+ * the kernel has dealt with its perf events: until then a read may count
+ * its copies twice (5.10) and its inherit_stat PERF_RECORD_READ is not
+ * written yet. Gone from /proc/self/task, it is done.
+ */
+static int wait_until_gone(pid_t tid)
+{
+	const struct timespec tick = { .tv_nsec = 100000 };	/* 0.1 ms */
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	for (int i = 0; i < 50000; i++) {
+		if (access(path, F_OK))
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
 pid_t pc_work_in_thread(const char *work)
 {
 	struct thread_work t = { .work = work };
@@ -225,7 +246,10 @@ pid_t pc_work_in_thread(const char *work)
 	if (err)
 		return -err;
 	pthread_join(thread, NULL);
-	return t.err ? t.err : t.tid;
+	if (t.err)
+		return t.err;
+	err = wait_until_gone(t.tid);
+	return err ? err : t.tid;
 }
 
 /* In the exec'd image: do the work named in the environment, then exit. */

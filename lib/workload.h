@@ -44,7 +44,11 @@ pid_t pc_work_fork_exit(int code);
 int pc_work_do(const char *work);
 /* fork; the child does the work and exits; waits. The child's pid, or -errno. */
 pid_t pc_work_in_child(const char *work);
-/* A thread (CLONE_THREAD) does the work; joined before return. Its tid, or -errno. */
+/*
+ * A thread (CLONE_THREAD) does the work; it returns once the thread is
+ * joined and the kernel is done with it (its perf events' copies counted
+ * and reported). Its tid, or -errno (-ETIMEDOUT if it lingers for seconds).
+ */
 pid_t pc_work_in_thread(const char *work);
 
 /*

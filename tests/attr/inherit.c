@@ -91,7 +91,7 @@ TEST(threads_are_counted)
 
 	OPEN_BP(with, pc_work_target, 1);
 	OPEN_BP(without, pc_work_target, 0);
-	ASSERT_LT(0, pc_family_thread("calls 50"));
+	ASSERT_LT(0, pc_work_in_thread("calls 50"));
 	EXPECT_EQ(50, pc_count_of(with));
 	EXPECT_EQ(0, pc_count_of(without)) TH_LOG("a non-inherited event counted a new thread");
 	close(without);

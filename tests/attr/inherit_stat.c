@@ -139,7 +139,7 @@ TEST_F(family, each_child_and_thread)
 {
 	pid_t first = pc_work_in_child("calls 123");
 	pid_t second = pc_work_in_child("calls 45");
-	pid_t thread = pc_family_thread("calls 7");
+	pid_t thread = pc_work_in_thread("calls 7");
 	pc_work_calls(100);		/* the parent's own hits are in no READ record */
 	ASSERT_LT(0, first);
 	ASSERT_LT(0, second);

@@ -13,7 +13,6 @@
 #include <sys/wait.h>
 
 #include "measure.h"
-#include "family.h"
 #include "perfconf.h"
 
 FIXTURE(thread_only) {
@@ -42,7 +41,7 @@ FIXTURE_TEARDOWN(thread_only)
 
 TEST_F(thread_only, threads_inherit)
 {
-	ASSERT_LT(0, pc_family_thread("calls 50"));
+	ASSERT_LT(0, pc_work_in_thread("calls 50"));
 	EXPECT_EQ(50, pc_count_of(self->fd));
 }
 
@@ -56,7 +55,7 @@ TEST_F(thread_only, threads_and_processes_together)
 {
 	pc_work_calls(10);
 	ASSERT_LT(0, pc_work_in_child("calls 100"));
-	ASSERT_LT(0, pc_family_thread("calls 20"));
+	ASSERT_LT(0, pc_work_in_thread("calls 20"));
 	ASSERT_LT(0, pc_work_in_child("calls 100"));
 	EXPECT_EQ(30, pc_count_of(self->fd));
 }
@@ -69,7 +68,7 @@ TEST_F(thread_only, threads_of_a_child)
 
 	ASSERT_LE(0, pid);
 	if (pid == 0)
-		_exit(pc_family_thread("calls 30") > 0 ? 0 : 1);
+		_exit(pc_work_in_thread("calls 30") > 0 ? 0 : 1);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
 	EXPECT_EQ(0, pc_count_of(self->fd));
