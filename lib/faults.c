@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "faults.h"
 
 /* One store, nothing else: the faulting instruction is a few bytes in. */
@@ -52,6 +53,15 @@ size_t pc_faults_next(struct pc_faults *f, size_t n)
 uint64_t pc_faults_addr(const struct pc_faults *f, size_t k)
 {
 	return (uint64_t)(uintptr_t)(f->base + k * f->page_size);
+}
+
+int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
+{
+	pc_faults_next(f, 1);
+	if (pc_enable(fd))
+		return -1;
+	pc_faults_next(f, n);
+	return pc_disable(fd) ? -1 : 0;
 }
 
 void pc_faults_unmap(struct pc_faults *f)

@@ -41,6 +41,12 @@ size_t pc_faults_next(struct pc_faults *f, size_t n);
 /* The address of the k-th page (the faulting address of its fault). */
 uint64_t pc_faults_addr(const struct pc_faults *f, size_t k);
 void pc_faults_unmap(struct pc_faults *f);
+/*
+ * One fault to warm the path up, then n with the event fd enabled: the
+ * k-th of those at pc_faults_addr(f, 1 + k). 0, or -1 if enabling or
+ * disabling failed.
+ */
+int pc_faults_enabled(struct pc_faults *f, int fd, size_t n);
 
 /*
  * The noinline function whose store takes each fault: the sampled IP of a

@@ -5,7 +5,6 @@
 
 #include "event.h"
 #include "measure.h"
-#include "workload.h"
 
 int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count)
 {
@@ -30,25 +29,4 @@ uint64_t pc_count_of(int fd)
 	uint64_t count;
 
 	return pc_read_count(fd, &count) ? UINT64_MAX : count;
-}
-
-void pc_user_faults_work(void *n)
-{
-	pc_work_page_faults((unsigned long)(uintptr_t)n);
-}
-
-void pc_calls_work(void *n)
-{
-	pc_work_calls((unsigned long)(uintptr_t)n);
-}
-
-void pc_loop_work(void *n)
-{
-	pc_work_loop((unsigned long)(uintptr_t)n);
-}
-
-void pc_rename_work(void *n)
-{
-	for (unsigned long i = 0; i < (unsigned long)(uintptr_t)n; i++)
-		pc_work_set_comm("perfconf-rename");
 }

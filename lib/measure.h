@@ -8,16 +8,15 @@
  *	uint64_t n;
  *	ASSERT_EQ(0, pc_count_work(&a, pc_user_faults_work, PC_N(64), &n));
  *
- * The work functions are sample_site.h's pc_work_fn (pc_kernel_faults_work,
- * pc_getppid_work) and those below.
+ * The work functions are workload.h's pc_work_fns.
  */
 #ifndef PERFCONF_MEASURE_H
 #define PERFCONF_MEASURE_H
 
 #include <stdint.h>
 
-#include "sample_site.h"
 #include "uapi.h"
+#include "workload.h"
 
 /*
  * Open attr on this task, do the work once unmeasured (so the code, stack
@@ -32,12 +31,5 @@ int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64
  * EXPECT_EQ(n, pc_count_of(fd)) reads like the promise.
  */
 uint64_t pc_count_of(int fd);
-
-/* workload.h's work as pc_work_fns: pass PC_N(n). */
-void pc_user_faults_work(void *n);	/* pc_work_page_faults(n) */
-void pc_calls_work(void *n);		/* pc_work_calls(n) */
-void pc_loop_work(void *n);		/* pc_work_loop(n) */
-/* n prctl(PR_SET_NAME): the task:task_rename tracepoint fires n times, in the kernel. */
-void pc_rename_work(void *n);
 
 #endif

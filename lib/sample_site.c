@@ -4,10 +4,6 @@
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "event.h"
 #include "sample_site.h"
@@ -18,41 +14,6 @@ struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
 
 	a.exclude_user = 1;
 	return a;
-}
-
-int pc_kernel_faults(unsigned long n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t len = (n ? n : 1) * (size_t)page;
-	unsigned char *p;
-
-	/* Nothing else here writes user memory from the kernel. */
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	madvise(p, len, MADV_NOHUGEPAGE);
-	int err = 0;
-	for (unsigned long i = 0; i < n && !err; i++)
-		if (uname((struct utsname *)(p + i * (size_t)page)))
-			err = -errno;
-	munmap(p, len);
-	return err;
-}
-
-void pc_kernel_faults_work(void *n)
-{
-	pc_kernel_faults((unsigned long)(uintptr_t)n);
-}
-
-void pc_getppid_calls(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++)
-		syscall(SYS_getppid);
-}
-
-void pc_getppid_work(void *n)
-{
-	pc_getppid_calls((unsigned long)(uintptr_t)n);
 }
 
 const char *pc_getppid_symbol(void)

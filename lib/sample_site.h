@@ -26,23 +26,16 @@
 
 #include "capture.h"
 #include "uapi.h"
+#include "workload.h"
 
-/* The sampling attr of page faults taken in the kernel. */
-struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type);
 /*
- * Exactly n page faults taken in kernel mode: uname(2) writes into n
- * fresh pages, one each. 0 or -errno.
+ * The sampling attr of page faults taken in the kernel; its workload is
+ * workload.h's pc_kernel_faults() (pc_kernel_faults_work as a pc_work_fn).
  */
-int pc_kernel_faults(unsigned long n);
-/* The same as a pc_work_fn: pc_capture_run(c, attr, pc_kernel_faults_work, PC_N(n)). */
-void pc_kernel_faults_work(void *n);
-#define PC_N(n) ((void *)(uintptr_t)(n))
+struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type);
 
-/* n getppid() system calls (syscalls:sys_enter_getppid fires n times), and as a pc_work_fn. */
-void pc_getppid_calls(unsigned long n);
-void pc_getppid_work(void *n);
 /*
- * The kernel function each getppid() enters, named by the syscall wrapper
+ * The kernel function each getppid() (pc_getppid_calls) enters, named by the syscall wrapper
  * convention of this arch (since 4.17 on x86_64, 4.19 on arm64):
  * "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for other arches.
  */
@@ -57,7 +50,6 @@ struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample
  * mmap's errno (c->fd == -1 then); or -1 with the reason in c->error.
  * The capture stays open for the caller to inspect and close.
  */
-typedef void (*pc_work_fn)(void *arg);
 int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
 int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
 			 pc_work_fn work, void *arg);

@@ -3,16 +3,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "faults.h"
 #include "workload.h"
 
 /* Kept out of line and unclonable: breakpoints and uprobes go here. */
@@ -45,61 +48,71 @@ __attribute__((__noinline__, __noipa__)) uint64_t pc_work_loop(unsigned long n)
 
 int pc_work_page_faults(unsigned long n)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t len = n * (size_t)page;
-	unsigned char *p;
+	struct pc_faults f;
+	int err = n ? pc_faults_map(&f, n) : 0;
 
-	if (!n)
-		return 0;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	/* One fault per page: no transparent huge page may cover several. */
-	madvise(p, len, MADV_NOHUGEPAGE);
-	for (unsigned long i = 0; i < n; i++)
-		((volatile unsigned char *)p)[i * (size_t)page] = 1;
-	munmap(p, len);
+	if (!n || err)
+		return err;
+	pc_faults_next(&f, n);
+	pc_faults_unmap(&f);
 	return 0;
 }
 
-int pc_work_context_switches(unsigned long n)
+int pc_kernel_faults(unsigned long n)
 {
-	int to_child[2], to_parent[2];
-	cpu_set_t one;
-	char c = 0;
-	pid_t child;
+	struct pc_faults f;
+	int err = n ? pc_faults_map(&f, n) : 0;
 
-	/* Both ends on one CPU: every round trip blocks the caller once. */
-	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &one);
-	if (pipe(to_child) || pipe(to_parent))
+	if (!n || err)
+		return err;
+	/* Nothing else here writes user memory from the kernel. */
+	for (size_t k = 0; k < n && !err; k++)
+		if (uname((struct utsname *)(uintptr_t)pc_faults_addr(&f, k)))
+			err = -errno;
+	pc_faults_unmap(&f);
+	return err;
+}
+
+void pc_getppid_calls(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+pid_t pc_work_context_switches(unsigned long n)
+{
+	int to_child[2], to_parent[2], err = 0;
+	char c = 0;
+
+	if (pipe2(to_child, O_CLOEXEC))
 		return -errno;
-	child = fork();
-	if (child < 0)
-		return -errno;
+	if (pipe2(to_parent, O_CLOEXEC)) {
+		err = -errno;
+		close(to_child[0]);
+		close(to_child[1]);
+		return err;
+	}
+	pid_t child = fork();
 	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		close(to_child[1]);
 		close(to_parent[0]);
-		sched_setaffinity(0, sizeof(one), &one);
-		while (read(to_child[0], &c, 1) == 1)
-			if (write(to_parent[1], &c, 1) != 1)
-				break;
+		while (read(to_child[0], &c, 1) == 1 && write(to_parent[1], &c, 1) == 1)
+			;
 		_exit(0);
 	}
+	if (child < 0)
+		err = -errno;
 	close(to_child[0]);
 	close(to_parent[1]);
-	cpu_set_t saved;
-	sched_getaffinity(0, sizeof(saved), &saved);
-	sched_setaffinity(0, sizeof(one), &one);
-	int err = 0;
 	for (unsigned long i = 0; i < n && !err; i++)
 		if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1)
 			err = -EIO;
 	close(to_child[1]);	/* the child reads EOF and exits */
 	close(to_parent[0]);
-	waitpid(child, NULL, 0);
-	sched_setaffinity(0, sizeof(saved), &saved);
-	return err;
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	return err ? err : child;
 }
 
 pid_t pc_work_fork_exit(int code)
@@ -250,6 +263,37 @@ pid_t pc_work_in_thread(const char *work)
 		return t.err;
 	err = wait_until_gone(t.tid);
 	return err ? err : t.tid;
+}
+
+void pc_user_faults_work(void *n)
+{
+	pc_work_page_faults((unsigned long)(uintptr_t)n);
+}
+
+void pc_kernel_faults_work(void *n)
+{
+	pc_kernel_faults((unsigned long)(uintptr_t)n);
+}
+
+void pc_calls_work(void *n)
+{
+	pc_work_calls((unsigned long)(uintptr_t)n);
+}
+
+void pc_loop_work(void *n)
+{
+	pc_work_loop((unsigned long)(uintptr_t)n);
+}
+
+void pc_getppid_work(void *n)
+{
+	pc_getppid_calls((unsigned long)(uintptr_t)n);
+}
+
+void pc_rename_work(void *n)
+{
+	for (unsigned long i = 0; i < (unsigned long)(uintptr_t)n; i++)
+		pc_work_set_comm("perfconf-rename");
 }
 
 /* In the exec'd image: do the work named in the environment, then exit. */

@@ -14,6 +14,13 @@
 #define noinline __attribute__((noinline))
 #endif
 
+/*
+ * Work as a function that a lib helper runs between enabling and disabling
+ * an event (pc_capture_run, pc_count_work), its amount passed as PC_N(n).
+ */
+typedef void (*pc_work_fn)(void *arg);
+#define PC_N(n) ((void *)(uintptr_t)(n))
+
 /* Calls a noinline, non-clonable empty function n times. */
 void pc_work_calls(unsigned long n);
 /* The function pc_work_calls() calls: a breakpoint/uprobe target. */
@@ -25,14 +32,22 @@ uint64_t pc_work_loop(unsigned long n);
 
 /*
  * Touch n fresh anonymous pages: exactly n minor page faults in user mode
- * (MAP_POPULATE is not used; each page is written once).
+ * (MAP_POPULATE is not used; each page is written once, see faults.h).
  */
 int pc_work_page_faults(unsigned long n);
 /*
- * n voluntary context switches: ping-pong with a child over a pipe, on
- * one CPU. Returns 0 or -errno.
+ * Exactly n page faults taken in kernel mode: uname(2) writes into n
+ * fresh pages, one each. 0 or -errno.
  */
-int pc_work_context_switches(unsigned long n);
+int pc_kernel_faults(unsigned long n);
+/* n getppid() system calls (syscalls:sys_enter_getppid fires n times). */
+void pc_getppid_calls(unsigned long n);
+/*
+ * n round trips over a pipe with a partner child: with the caller pinned
+ * to one CPU first (affinity.h), each one switches the caller out at least
+ * once. Returns the partner's pid (reaped), or -errno.
+ */
+pid_t pc_work_context_switches(unsigned long n);
 /* fork a child that exits with `code`; waits for it. Returns the child's pid. */
 pid_t pc_work_fork_exit(int code);
 /*
@@ -69,5 +84,14 @@ int pc_work_exec_self(const char *work);
 void *pc_work_mmap_file(size_t len, int exec, char *path, size_t pathlen);
 /* prctl(PR_SET_NAME): a COMM record. */
 int pc_work_set_comm(const char *name);
+
+/* The workloads as pc_work_fns: pass PC_N(n). */
+void pc_user_faults_work(void *n);	/* pc_work_page_faults(n) */
+void pc_kernel_faults_work(void *n);	/* pc_kernel_faults(n) */
+void pc_calls_work(void *n);		/* pc_work_calls(n) */
+void pc_loop_work(void *n);		/* pc_work_loop(n) */
+void pc_getppid_work(void *n);		/* pc_getppid_calls(n) */
+/* n prctl(PR_SET_NAME): the task:task_rename tracepoint fires n times, in the kernel. */
+void pc_rename_work(void *n);
 
 #endif

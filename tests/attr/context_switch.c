@@ -13,11 +13,7 @@
  * next (if switching out) process on the CPU", so on one CPU each switch
  * out of X to Y is followed by the switch in of Y from X.
  */
-#include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
 #include "perfconf.h"
 #include "attr_probe.h"
@@ -40,49 +36,6 @@ static struct perfconf_attr switch_attr(void)
 	return attr;
 }
 
-/*
- * n round trips over a pipe with a child on the caller's CPU (pin first):
- * each one switches the caller out at least once. Returns the child's
- * pid, or -errno. (pc_work_context_switches() would do, but its child
- * keeps its own copy of the pipe's write end, never sees EOF, and the
- * caller waits for it forever.)
- */
-static pid_t ping_pong(int n)
-{
-	int to_child[2], to_parent[2], err = 0;
-	char c = 0;
-
-	if (pipe2(to_child, O_CLOEXEC))
-		return -errno;
-	if (pipe2(to_parent, O_CLOEXEC)) {
-		err = -errno;
-		close(to_child[0]);
-		close(to_child[1]);
-		return err;
-	}
-	pid_t child = fork();
-	if (child == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-		close(to_child[1]);
-		close(to_parent[0]);
-		while (read(to_child[0], &c, 1) == 1 && write(to_parent[1], &c, 1) == 1)
-			;
-		_exit(0);
-	}
-	if (child < 0)
-		err = -errno;
-	close(to_child[0]);
-	close(to_parent[1]);
-	for (int i = 0; i < n && !err; i++)
-		if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1)
-			err = -EIO;
-	close(to_child[1]);
-	close(to_parent[0]);
-	if (child > 0)
-		waitpid(child, NULL, 0);
-	return err ? err : child;
-}
-
 TEST(accepted)
 {
 	struct perfconf_attr attr = switch_attr();
@@ -99,7 +52,7 @@ TEST(task_switches_alternate_out_and_in)
 	ASSERT_LE(0, pc_pin_self());
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t partner = ping_pong(SWITCHES);
+	pid_t partner = pc_work_context_switches(SWITCHES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, partner) TH_LOG("ping-pong: %s", pc_errno_name(-partner));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
@@ -178,7 +131,7 @@ TEST(cpu_wide_records_name_next_and_prev)
 		SKIP(return, "CPU-wide events need CAP_PERFMON or perf_event_paranoid <= 0");
 	ASSERT_ERRNO(0, err);
 	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t partner = ping_pong(SWITCHES);
+	pid_t partner = pc_work_context_switches(SWITCHES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, partner) TH_LOG("ping-pong: %s", pc_errno_name(-partner));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);

@@ -14,6 +14,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "measure.h"
+#include "sample_site.h"
 #include "perfconf.h"
 
 #define N 64

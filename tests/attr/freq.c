@@ -28,10 +28,7 @@ static void sample_faults(struct __test_metadata *_metadata, uint64_t value, int
 	attr.exclude_kernel = 1;
 	ASSERT_ERRNO(0, pc_capture_open(cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
-	pc_faults_next(&f, 1);
-	ASSERT_EQ(0, pc_enable(cap->fd));
-	pc_faults_next(&f, FAULTS);
-	ASSERT_EQ(0, pc_disable(cap->fd));
+	ASSERT_EQ(0, pc_faults_enabled(&f, cap->fd, FAULTS));
 	pc_faults_unmap(&f);
 	ASSERT_EQ(0, pc_read_count(cap->fd, &count));
 	EXPECT_EQ(FAULTS, count);

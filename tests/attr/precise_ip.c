@@ -102,10 +102,7 @@ TEST(software_samples_have_no_skid)
 		if (pc_capture_open(&cap, &attr, 0, -1))
 			continue;	/* refused: pinned above */
 		ASSERT_EQ(0, pc_faults_map(&f, 4));
-		pc_faults_next(&f, 1);
-		ASSERT_EQ(0, pc_enable(cap.fd));
-		pc_faults_next(&f, 3);
-		ASSERT_EQ(0, pc_disable(cap.fd));
+		ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, 3));
 		ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 		ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE)) TH_LOG("precise_ip %u", p);
 		for (size_t k = 0; k < 3; k++) {

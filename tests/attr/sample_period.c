@@ -27,15 +27,6 @@ static int open_faults(struct pc_capture *cap, uint64_t period, uint64_t sample_
 	return pc_capture_open(cap, &attr, 0, -1);
 }
 
-/* n faults with the event enabled, after one that warms the path up. */
-static void faults_enabled(int fd, struct pc_faults *f, size_t n)
-{
-	pc_faults_next(f, 1);
-	pc_enable(fd);
-	pc_faults_next(f, n);
-	pc_disable(fd);
-}
-
 TEST(every_nth_fault_is_sampled)
 {
 	struct pc_capture cap;
@@ -44,7 +35,7 @@ TEST(every_nth_fault_is_sampled)
 
 	ASSERT_ERRNO(0, open_faults(&cap, 4, PERF_SAMPLE_ADDR));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
-	faults_enabled(cap.fd, &f, FAULTS);
+	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 
@@ -68,7 +59,7 @@ TEST(remainder_is_counted_not_sampled)
 
 	ASSERT_ERRNO(0, open_faults(&cap, 4, PERF_SAMPLE_TID));
 	ASSERT_EQ(0, pc_faults_map(&f, 11 + 1));
-	faults_enabled(cap.fd, &f, 11);
+	pc_faults_enabled(&f, cap.fd, 11);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	EXPECT_EQ(11, count);
@@ -86,7 +77,7 @@ TEST(period_zero_writes_no_samples)
 
 	ASSERT_ERRNO(0, open_faults(&cap, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
-	faults_enabled(cap.fd, &f, FAULTS);
+	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	EXPECT_EQ(FAULTS, count);
@@ -177,7 +168,7 @@ TEST(periods_add_up_to_count)
 		ASSERT_ERRNO(0, err);
 		if (i == 0) {
 			ASSERT_EQ(0, pc_faults_map(&f, 32 + 1));
-			faults_enabled(cap.fd, &f, 32);
+			pc_faults_enabled(&f, cap.fd, 32);
 			pc_faults_unmap(&f);
 		} else {
 			ASSERT_EQ(0, pc_enable(cap.fd));
@@ -214,7 +205,7 @@ TEST(largest_period_never_overflows)
 
 	ASSERT_ERRNO(0, open_faults(&cap, (1ULL << 63) - 1, PERF_SAMPLE_TID));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
-	faults_enabled(cap.fd, &f, FAULTS);
+	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	EXPECT_EQ(FAULTS, count);

@@ -11,12 +11,12 @@
  * starts in user context at that IP, and RAW tracepoint data.
  */
 #include <ctype.h>
-#include <sched.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #include "perfconf.h"
+#include "affinity.h"
 #include "faults.h"
 
 /* A page-fault sampler, period 1, user mode only, on this task. */
@@ -27,15 +27,6 @@ static struct perfconf_attr fault_attr(uint64_t sample_type)
 	attr.exclude_kernel = 1;
 	attr.exclude_callchain_kernel = 1;
 	return attr;
-}
-
-/* n faults with the event enabled, after one that warms the path up. */
-static void faults_enabled(int fd, struct pc_faults *f, size_t n)
-{
-	pc_faults_next(f, 1);
-	pc_enable(fd);
-	pc_faults_next(f, n);
-	pc_disable(fd);
 }
 
 static const struct pc_sample *sample(const struct pc_capture *cap, size_t k)
@@ -51,19 +42,6 @@ static uint64_t event_id(int fd)
 
 	ioctl(fd, PERF_EVENT_IOC_ID, &id);
 	return id;
-}
-
-/* Keep this task (and the children it forks) on the CPU it runs on; that CPU. */
-static int stay_on_this_cpu(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t one;
-
-	if (cpu < 0)
-		return -1;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(0, sizeof(one), &one) ? -1 : cpu;
 }
 
 /*
@@ -97,7 +75,7 @@ TEST(each_known_bit_alone)
 		if (err)
 			continue;
 		ASSERT_EQ(0, pc_faults_map(&f, 3));
-		faults_enabled(cap.fd, &f, 2);
+		pc_faults_enabled(&f, cap.fd, 2);
 		pc_faults_unmap(&f);
 		EXPECT_LE(0, pc_capture_read(&cap)) TH_LOG("PERF_SAMPLE_%s: %s", b->name, cap.error);
 		EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_SAMPLE)) TH_LOG("PERF_SAMPLE_%s", b->name);
@@ -138,7 +116,7 @@ TEST(ip_tid_addr)
 
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
-	faults_enabled(cap.fd, &f, 8);
+	pc_faults_enabled(&f, cap.fd, 8);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(8, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 8; k++) {
@@ -160,12 +138,12 @@ TEST(cpu_and_time)
 	struct perfconf_attr attr = fault_attr(PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
 	struct pc_capture cap;
 	struct pc_faults f;
-	int cpu = stay_on_this_cpu();
+	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu);
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
-	faults_enabled(cap.fd, &f, 8);
+	pc_faults_enabled(&f, cap.fd, 8);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(8, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	uint64_t last = 0;
@@ -194,7 +172,7 @@ TEST(id_stream_id_identifier)
 	uint64_t id = event_id(cap.fd);
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	faults_enabled(cap.fd, &f, 3);
+	pc_faults_enabled(&f, cap.fd, 3);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 3; k++) {
@@ -260,7 +238,7 @@ TEST(inherited_id_is_the_opened_event)
 	struct pc_capture cap;
 	uint64_t streams[2] = { 0, 0 };
 	size_t from_child = 0, nstreams = 0;
-	int cpu = stay_on_this_cpu();
+	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu);
 	attr.inherit = 1;
@@ -299,7 +277,7 @@ TEST(read_and_period)
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	uint64_t id = event_id(cap.fd);
 	ASSERT_EQ(0, pc_faults_map(&f, 6));
-	faults_enabled(cap.fd, &f, 5);
+	pc_faults_enabled(&f, cap.fd, 5);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(5, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 5; k++) {
@@ -323,7 +301,7 @@ TEST(callchain_starts_at_ip)
 
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	faults_enabled(cap.fd, &f, 3);
+	pc_faults_enabled(&f, cap.fd, 3);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 3; k++) {

@@ -33,10 +33,7 @@ static int64_t sample_time(struct __test_metadata *_metadata, int use_clockid, i
 	attr.clockid = clockid;
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 2));
-	pc_faults_next(&f, 1);
-	pc_enable(cap.fd);
-	pc_faults_next(&f, 1);
-	pc_disable(cap.fd);
+	pc_faults_enabled(&f, cap.fd, 1);
 	if (pc_capture_read(&cap) >= 0 && pc_capture_count(&cap, PERF_RECORD_SAMPLE) == 1)
 		t = (int64_t)pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0)->sample.time;
 	pc_faults_unmap(&f);

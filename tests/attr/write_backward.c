@@ -26,15 +26,6 @@ static struct perfconf_attr backward_faults(void)
 	return attr;
 }
 
-/* n faults with the event enabled; the k-th at pc_faults_addr(f, 1 + k). */
-static void faults_enabled(int fd, struct pc_faults *f, size_t n)
-{
-	pc_faults_next(f, 1);
-	pc_enable(fd);
-	pc_faults_next(f, n);
-	pc_disable(fd);
-}
-
 TEST(ring_fills_from_the_end)
 {
 	struct perfconf_attr attr = backward_faults();
@@ -45,7 +36,7 @@ TEST(ring_fills_from_the_end)
 	ASSERT_TRUE(cap.ring.overwrite && cap.ring.backward);
 	ASSERT_EQ(0, pc_ring_head(&cap.ring));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
-	faults_enabled(cap.fd, &f, 8);
+	pc_faults_enabled(&f, cap.fd, 8);
 
 	/* data_head went down by 8 records. */
 	uint64_t head = pc_ring_head(&cap.ring);
@@ -80,7 +71,7 @@ TEST(newest_records_stay_after_wrapping)
 	ASSERT_ERRNO(0, pc_capture_open_pages(&cap, &attr, 0, -1, 0));
 	size_t per_ring = cap.ring.data_size / SAMPLE_SIZE, n = 4 * per_ring;
 	ASSERT_EQ(0, pc_faults_map(&f, n + 1));
-	faults_enabled(cap.fd, &f, n);
+	pc_faults_enabled(&f, cap.fd, n);
 	EXPECT_EQ(-(int64_t)(n * SAMPLE_SIZE), (int64_t)pc_ring_head(&cap.ring));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(per_ring, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
@@ -179,7 +170,7 @@ TEST(writable_mapping)
 		size_t n = 4 * (size_t)pg / SAMPLE_SIZE;
 
 		ASSERT_EQ(0, pc_faults_map(&f, n + 1));
-		faults_enabled(fd, &f, n);
+		pc_faults_enabled(&f, fd, n);
 		uint64_t used = -__atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
 		pc_observe("bytes_written", "%llu", (unsigned long long)used);
 		EXPECT_GE((uint64_t)pg, used) TH_LOG("a writable backward ring went past its size");
