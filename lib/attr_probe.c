@@ -106,9 +106,14 @@ bool pc_attr_field_past_kernel(const char *name)
 	return f && kernel_size && f->offset >= kernel_size;
 }
 
+int pc_attr_field_errno(const char *name, int known)
+{
+	return pc_attr_field_past_kernel(name) ? E2BIG : known;
+}
+
 int pc_attr_reserved_errno(const char *name)
 {
-	return pc_attr_field_past_kernel(name) ? E2BIG : EINVAL;
+	return pc_attr_field_errno(name, EINVAL);
 }
 
 struct pc_attr_probe pc_attr_probe_group(const struct perfconf_attr *attr, const char *name,
@@ -127,6 +132,19 @@ struct pc_attr_probe pc_attr_probe_group(const struct perfconf_attr *attr, const
 struct pc_attr_probe pc_attr_probe(const struct perfconf_attr *attr, const char *name, uint64_t value)
 {
 	return pc_attr_probe_group(attr, name, value, -1);
+}
+
+int pc_attr_probe_in_software_group(const struct perfconf_attr *attr, const char *name,
+				    uint64_t value)
+{
+	struct perfconf_attr dummy = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+	int leader = pc_open(&dummy, 0, -1, -1, 0);
+
+	if (leader < 0)
+		return ENODEV;
+	int err = pc_attr_probe_group(attr, name, value, leader).err;
+	close(leader);
+	return err;
 }
 
 /* What the breakpoint kind watches. */

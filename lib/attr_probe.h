@@ -40,6 +40,11 @@ uint64_t pc_attr_field_get(const struct perfconf_attr *attr, const char *name);
  */
 bool pc_attr_field_past_kernel(const char *name);
 /*
+ * What setting the field gets from the running kernel: `known`, its answer
+ * where the field lies within its attr size, or E2BIG where it lies past.
+ */
+int pc_attr_field_errno(const char *name, int known);
+/*
  * What a non-zero value in a reserved field gets from the running kernel:
  * EINVAL ("must be zero"), or E2BIG when the field lies past its attr size.
  */
@@ -58,6 +63,31 @@ struct pc_attr_probe {
 struct pc_attr_probe pc_attr_probe_group(const struct perfconf_attr *attr, const char *name,
 					 uint64_t value, int group_fd);
 struct pc_attr_probe pc_attr_probe(const struct perfconf_attr *attr, const char *name, uint64_t value);
+/*
+ * The errno of the probe in a group led by a software (dummy) event: for
+ * fields that want a particular group leader. ENODEV if the leader did not open.
+ */
+int pc_attr_probe_in_software_group(const struct perfconf_attr *attr, const char *name,
+				    uint64_t value);
+
+/*
+ * A reserved (or not yet known) field: each of its bits set alone, and all
+ * of them at once, gets pc_attr_reserved_errno() from an open of attr.
+ */
+#define EXPECT_EACH_BIT_REFUSED(attr, name) do { \
+	unsigned int bits_ = pc_attr_field_bits(name); \
+	ASSERT_NE(0, bits_) TH_LOG("%s is not in the ABI table", name); \
+	for (unsigned int b_ = 0; b_ < bits_; b_++) { \
+		EXPECT_ERRNO(pc_attr_reserved_errno(name), pc_attr_probe(attr, name, 1ULL << b_).err) \
+			TH_LOG("%s bit %u (bit %u of its word)", name, b_, pc_attr_field(name)->bit + b_); \
+	} \
+} while (0)
+#define EXPECT_ALL_BITS_REFUSED(attr, name) do { \
+	unsigned int bits_ = pc_attr_field_bits(name); \
+	ASSERT_NE(0, bits_) TH_LOG("%s is not in the ABI table", name); \
+	EXPECT_ERRNO(pc_attr_reserved_errno(name), \
+		     pc_attr_probe(attr, name, bits_ >= 64 ? UINT64_MAX : (1ULL << bits_) - 1).err); \
+} while (0)
 
 /*
  * The attr size rule for one field, as (part of) a test case: with the
@@ -94,6 +124,27 @@ struct pc_attr_kind {
 };
 #define PC_ATTR_KINDS_MAX 4
 size_t pc_attr_kinds(struct pc_attr_kind *out, size_t max);
+
+/*
+ * The rule holds on every kind of event here (pc_attr_kinds): the plain
+ * event opens, and with the field set to value the open gets `expected`
+ * (0: it opens too); an E2BIG writes the kernel's attr size back.
+ */
+#define EXPECT_EACH_KIND_ERRNO(name, value, expected) do { \
+	struct pc_attr_kind k_[PC_ATTR_KINDS_MAX]; \
+	size_t n_ = pc_attr_kinds(k_, PC_ATTR_KINDS_MAX); \
+	ASSERT_LE(1, n_); \
+	for (size_t i_ = 0; i_ < n_; i_++) { \
+		EXPECT_ERRNO(0, pc_open_errno(&k_[i_].attr, 0, -1, -1, 0)) \
+			TH_LOG("a plain %s event", k_[i_].kind); \
+		struct pc_attr_probe p_ = pc_attr_probe(&k_[i_].attr, name, value); \
+		EXPECT_ERRNO(expected, p_.err) TH_LOG("%s = %#llx on a %s event", name, \
+						(unsigned long long)(value), k_[i_].kind); \
+		if (p_.err == E2BIG) \
+			EXPECT_EQ(pc_kernel_attr_size(), p_.size) \
+				TH_LOG("attr.size after E2BIG on a %s event", k_[i_].kind); \
+	} \
+} while (0)
 
 /*
  * The name of a PMU here that has an AUX area (intel_pt, intel_bts,

@@ -24,6 +24,13 @@ int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64
 	return err;
 }
 
+uint64_t pc_count_of_work(struct perfconf_attr *attr, pc_work_fn work, void *arg)
+{
+	uint64_t count;
+
+	return pc_count_work(attr, work, arg, &count) ? UINT64_MAX : count;
+}
+
 uint64_t pc_count_of(int fd)
 {
 	uint64_t count;

@@ -25,6 +25,11 @@
  * unsupported one); or -1 if enabling, disabling or reading failed.
  */
 int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count);
+/*
+ * The same as a value: what the event counted of the work, or UINT64_MAX
+ * when it did not open (pc_last_open_errno() says why) or could not be read.
+ */
+uint64_t pc_count_of_work(struct perfconf_attr *attr, pc_work_fn work, void *arg);
 
 /*
  * The event's value (read_format 0), or UINT64_MAX when the read fails:

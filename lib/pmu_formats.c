@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "observe.h"
 #include "pmu.h"
 #include "pmu_formats.h"
 
@@ -58,4 +59,13 @@ int pc_pmu_formats_in_word(int word, char *buf, size_t len)
 	if (count == 0)
 		snprintf(buf, len, "none");
 	return count;
+}
+
+int pc_observe_formats_in_word(int word)
+{
+	char list[2048];
+	int n = pc_pmu_formats_in_word(word, list, sizeof(list));
+
+	pc_observe("formats", "%s", list);
+	return n;
 }

@@ -17,5 +17,10 @@
  * an entry cannot be parsed (buf then holds "pmu:name" of that entry).
  */
 int pc_pmu_formats_in_word(int word, char *buf, size_t len);
+/*
+ * That list, pinned as the observation "formats" (the entry that cannot be
+ * parsed, when one cannot). Returns pc_pmu_formats_in_word()'s count.
+ */
+int pc_observe_formats_in_word(int word);
 
 #endif

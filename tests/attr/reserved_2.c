@@ -13,34 +13,21 @@
 TEST(each_bit_alone_is_einval)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
-	unsigned int bits = pc_attr_field_bits(FIELD);
 
-	ASSERT_EQ(16, bits);
-	for (unsigned int b = 0; b < bits; b++) {
-		EXPECT_ERRNO(pc_attr_reserved_errno(FIELD), pc_attr_probe(&attr, FIELD, 1ULL << b).err)
-			TH_LOG("%s bit %u", FIELD, b);
-	}
+	ASSERT_EQ(16, pc_attr_field_bits(FIELD));
+	EXPECT_EACH_BIT_REFUSED(&attr, FIELD);
 }
 
 TEST(all_bits_at_once_is_einval)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
 
-	EXPECT_ERRNO(pc_attr_reserved_errno(FIELD), pc_attr_probe(&attr, FIELD, UINT16_MAX).err);
+	EXPECT_ALL_BITS_REFUSED(&attr, FIELD);
 }
 
 TEST(refused_on_every_kind_of_event)
 {
-	struct pc_attr_kind kinds[PC_ATTR_KINDS_MAX];
-	size_t n = pc_attr_kinds(kinds, PC_ATTR_KINDS_MAX);
-
-	ASSERT_LE(1, n);
-	for (size_t i = 0; i < n; i++) {
-		EXPECT_ERRNO(0, pc_open_errno(&kinds[i].attr, 0, -1, -1, 0))
-			TH_LOG("a plain %s event", kinds[i].kind);
-		EXPECT_ERRNO(pc_attr_reserved_errno(FIELD), pc_attr_probe(&kinds[i].attr, FIELD, 1).err)
-			TH_LOG("%s = 1 on a %s event", FIELD, kinds[i].kind);
-	}
+	EXPECT_EACH_KIND_ERRNO(FIELD, 1, pc_attr_reserved_errno(FIELD));
 }
 
 /* Its neighbour sample_max_stack may be set: the refusal is for __reserved_2's bytes alone. */

@@ -14,36 +14,20 @@
 TEST(each_bit_alone_is_einval)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
-	unsigned int bits = pc_attr_field_bits(FIELD);
 
-	ASSERT_NE(0, bits);
-	for (unsigned int b = 0; b < bits; b++) {
-		EXPECT_ERRNO(pc_attr_reserved_errno(FIELD), pc_attr_probe(&attr, FIELD, 1ULL << b).err)
-			TH_LOG("%s bit %u (aux_action bit %u)", FIELD, b, pc_attr_field(FIELD)->bit + b);
-	}
+	EXPECT_EACH_BIT_REFUSED(&attr, FIELD);
 }
 
 TEST(all_bits_at_once_is_einval)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
-	unsigned int bits = pc_attr_field_bits(FIELD);
 
-	ASSERT_NE(0, bits);
-	EXPECT_ERRNO(pc_attr_reserved_errno(FIELD), pc_attr_probe(&attr, FIELD, (1ULL << bits) - 1).err);
+	EXPECT_ALL_BITS_REFUSED(&attr, FIELD);
 }
 
 TEST(refused_on_every_kind_of_event)
 {
-	struct pc_attr_kind kinds[PC_ATTR_KINDS_MAX];
-	size_t n = pc_attr_kinds(kinds, PC_ATTR_KINDS_MAX);
-
-	ASSERT_LE(1, n);
-	for (size_t i = 0; i < n; i++) {
-		EXPECT_ERRNO(0, pc_open_errno(&kinds[i].attr, 0, -1, -1, 0))
-			TH_LOG("a plain %s event", kinds[i].kind);
-		EXPECT_ERRNO(pc_attr_reserved_errno(FIELD), pc_attr_probe(&kinds[i].attr, FIELD, 1).err)
-			TH_LOG("%s bit 0 on a %s event", FIELD, kinds[i].kind);
-	}
+	EXPECT_EACH_KIND_ERRNO(FIELD, 1, pc_attr_reserved_errno(FIELD));
 }
 
 /*
