@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The perf register numbering of this process's ABI (see regs.h). */
 #include <stddef.h>
+#include <string.h>
 
+#include "event.h"
+#include "observe.h"
 #include "regs.h"
 
 #if defined(__x86_64__)
@@ -84,4 +87,47 @@ bool pc_regs_get(const uint64_t *regs, unsigned int nr, uint64_t mask, unsigned 
 		return false;
 	*value = regs[index];
 	return true;
+}
+
+struct perfconf_attr pc_attr_regs_sampling(uint64_t regs_sample, uint64_t mask)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, regs_sample);
+
+	if (regs_sample == PERF_SAMPLE_REGS_USER) {
+		attr.sample_regs_user = mask;
+		attr.exclude_kernel = 1;
+	} else {
+		attr.sample_regs_intr = mask;
+	}
+	return attr;
+}
+
+/* Add the errno's name to a list of distinct names. */
+static void note_errno(char *list, size_t len, int err)
+{
+	const char *name = pc_errno_name(err);
+
+	if (strstr(list, name))
+		return;
+	if (*list)
+		strncat(list, ",", len - strlen(list) - 1);
+	strncat(list, name, len - strlen(list) - 1);
+}
+
+uint64_t pc_regs_accepted(uint64_t regs_sample, uint64_t bits, char *errnos, size_t len)
+{
+	uint64_t accepted = 0;
+
+	errnos[0] = '\0';
+	for (unsigned int bit = 0; bit < 64; bit++) {
+		if (!(bits & PC_REG(bit)))
+			continue;
+		struct perfconf_attr attr = pc_attr_regs_sampling(regs_sample, PC_REG(bit));
+		int err = pc_open_errno(&attr, 0, -1, -1, 0);
+
+		note_errno(errnos, len, err);
+		if (!err)
+			accepted |= PC_REG(bit);
+	}
+	return accepted;
 }

@@ -16,7 +16,10 @@
 #define PERFCONF_REGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "uapi.h"
 
 #define PC_REG(bit) (1ULL << (bit))
 
@@ -43,6 +46,11 @@ struct pc_regs_arch {
 
 /* The table of the arch this test was built for, or NULL when there is none. */
 const struct pc_regs_arch *pc_regs_arch(void);
+/* SKIP a case on an arch without a table (include this header after perfconf.h). */
+#define REQUIRE_REGS_TABLE(a) do { \
+	if (!(a)) \
+		SKIP(return, "no perf register table for this arch in lib/regs.c"); \
+} while (0)
 /* "ip", "sp", "r8", "x29", "lr"...: the register of that bit, or "?" if none. */
 const char *pc_reg_name(unsigned int bit);
 
@@ -53,5 +61,18 @@ const char *pc_reg_name(unsigned int bit);
  */
 bool pc_regs_get(const uint64_t *regs, unsigned int nr, uint64_t mask, unsigned int bit,
 		 uint64_t *value);
+
+/*
+ * A page-fault sampler of this task that dumps the registers of `mask`:
+ * regs_sample is PERF_SAMPLE_REGS_USER (mask in sample_regs_user, user
+ * mode only) or PERF_SAMPLE_REGS_INTR (mask in sample_regs_intr).
+ */
+struct perfconf_attr pc_attr_regs_sampling(uint64_t regs_sample, uint64_t mask);
+/*
+ * Open that sampler with each bit of `bits` alone as the mask. Returns the
+ * bits it opened with; the distinct outcomes go into errnos as a list of
+ * errno names ("EINVAL", "EINVAL,OK"; "" for no bits).
+ */
+uint64_t pc_regs_accepted(uint64_t regs_sample, uint64_t bits, char *errnos, size_t len);
 
 #endif

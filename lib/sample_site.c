@@ -36,6 +36,17 @@ struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample
 	return a;
 }
 
+__attribute__((__noinline__, __noipa__)) void pc_probe(uint64_t a, uint64_t b)
+{
+	__asm__ volatile("" : : "r"(a), "r"(b) : "memory");
+}
+
+void pc_probe_work(void *n)
+{
+	for (uint64_t k = 0; k < (uint64_t)(uintptr_t)n; k++)
+		pc_probe(PC_PROBE_ARG0 + k, PC_PROBE_ARG1);
+}
+
 int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
 			 pc_work_fn work, void *arg)
 {

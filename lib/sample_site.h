@@ -43,6 +43,15 @@ const char *pc_getppid_symbol(void);
 
 /* The sampling attr of an execute breakpoint on func. */
 struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample_type);
+/*
+ * A noinline function of two integer arguments to sample at, and its
+ * caller as a pc_work_fn: PC_N(n) calls, the k-th with PC_PROBE_ARG0 + k
+ * and PC_PROBE_ARG1.
+ */
+void pc_probe(uint64_t a, uint64_t b);
+void pc_probe_work(void *n);
+#define PC_PROBE_ARG0 0x5eed0000a11ce000ULL
+#define PC_PROBE_ARG1 0x0000b0b0cafe0001ULL
 
 /*
  * Open the event on this task (its ring 1 + 2^pages_log2 pages), enable,

@@ -15,6 +15,7 @@
  * part and a user part) and an execute breakpoint (user mode only).
  */
 #include "perfconf.h"
+#include "measure.h"
 #include "privilege.h"
 #include "regs.h"
 #include "sample_site.h"
@@ -88,33 +89,22 @@ TEST(kernel_part_absent)
 	pc_capture_close(&cap);
 }
 
-static noinline __attribute__((noipa)) void probe(void)
-{
-	__asm__ volatile("" ::: "memory");
-}
-
-static void call_probe(void *arg)
-{
-	(void)arg;
-	probe();
-}
-
 /* A sample taken in user mode has no kernel part: the bit changes nothing. */
 TEST(user_mode_sample_unchanged)
 {
 	for (int bit = 0; bit <= 1; bit++) {
-		struct perfconf_attr attr = pc_attr_function_sampling(probe, PERF_SAMPLE_CALLCHAIN);
+		struct perfconf_attr attr = pc_attr_function_sampling(pc_probe, PERF_SAMPLE_CALLCHAIN);
 		struct pc_capture cap;
 
 		attr.exclude_callchain_kernel = bit;
-		int err = pc_capture_run(&cap, &attr, call_probe, NULL);
+		int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(1));
 		SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
 		ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 		ASSERT_NE(NULL, r);
 		ASSERT_LE(2, r->sample.callchain_nr);
 		EXPECT_EQ(PERF_CONTEXT_USER, r->sample.callchain[0]) TH_LOG("exclude_callchain_kernel=%d", bit);
-		EXPECT_EQ((uintptr_t)probe, r->sample.callchain[1]) TH_LOG("exclude_callchain_kernel=%d", bit);
+		EXPECT_EQ((uintptr_t)pc_probe, r->sample.callchain[1]) TH_LOG("exclude_callchain_kernel=%d", bit);
 		EXPECT_EQ(0, pc_callchain_count(&r->sample, PERF_CONTEXT_KERNEL));
 		pc_capture_close(&cap);
 	}
@@ -124,17 +114,10 @@ TEST(user_mode_sample_unchanged)
 TEST(count_unchanged)
 {
 	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_CALLCHAIN);
-	uint64_t count;
 
 	attr.exclude_callchain_kernel = 1;
-	int fd = pc_open(&attr, 0, -1, -1, 0);
-	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, pc_enable(fd));
-	ASSERT_EQ(0, pc_kernel_faults(FAULTS));
-	ASSERT_EQ(0, pc_disable(fd));
-	ASSERT_EQ(0, pc_read_count(fd, &count));
-	EXPECT_EQ(FAULTS, count);
-	close(fd);
+	EXPECT_EQ(FAULTS, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(FAULTS)))
+		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
 
 /*
