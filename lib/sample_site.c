@@ -47,13 +47,16 @@ void pc_probe_work(void *n)
 		pc_probe(PC_PROBE_ARG0 + k, PC_PROBE_ARG1);
 }
 
-int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
-			 pc_work_fn work, void *arg)
+/* Open, (warm up,) enable, work, disable, read. */
+static int capture_run(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
+		       bool warm, pc_work_fn work, void *arg)
 {
 	int err = pc_capture_open_pages(c, attr, 0, -1, pages_log2);
 
 	if (err)
 		return err;
+	if (warm)
+		work(arg);
 	if (pc_enable(c->fd)) {
 		snprintf(c->error, sizeof(c->error), "enable: %s", strerror(errno));
 		return -1;
@@ -66,9 +69,20 @@ int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsig
 	return pc_capture_read(c) < 0 ? -1 : 0;
 }
 
+int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
+			 pc_work_fn work, void *arg)
+{
+	return capture_run(c, attr, pages_log2, false, work, arg);
+}
+
 int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg)
 {
-	return pc_capture_run_pages(c, attr, PC_CAPTURE_PAGES_LOG2, work, arg);
+	return capture_run(c, attr, PC_CAPTURE_PAGES_LOG2, false, work, arg);
+}
+
+int pc_capture_run_warm(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg)
+{
+	return capture_run(c, attr, PC_CAPTURE_PAGES_LOG2, true, work, arg);
 }
 
 int pc_kernel_text_address(uint64_t *addr)

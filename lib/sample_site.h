@@ -62,6 +62,12 @@ void pc_probe_work(void *n);
 int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
 int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
 			 pc_work_fn work, void *arg);
+/*
+ * pc_capture_run() that does the work once before enabling too, so that
+ * the code, stack and PLT pages it runs through are there: only the
+ * second run's own events are captured.
+ */
+int pc_capture_run_warm(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
 
 /*
  * An address of kernel text, learned without kallsyms: the IP of a sample

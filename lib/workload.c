@@ -296,6 +296,12 @@ void pc_rename_work(void *n)
 		pc_work_set_comm("perfconf-rename");
 }
 
+void pc_mixed_faults_work(void *n)
+{
+	pc_work_page_faults((unsigned long)(uintptr_t)n);
+	pc_kernel_faults((unsigned long)(uintptr_t)n / 2);
+}
+
 /* In the exec'd image: do the work named in the environment, then exit. */
 __attribute__((constructor)) static void exec_helper(void)
 {

@@ -93,5 +93,7 @@ void pc_loop_work(void *n);		/* pc_work_loop(n) */
 void pc_getppid_work(void *n);		/* pc_getppid_calls(n) */
 /* n prctl(PR_SET_NAME): the task:task_rename tracepoint fires n times, in the kernel. */
 void pc_rename_work(void *n);
+/* Both kinds of fault: n page faults in user mode, then n / 2 in the kernel. */
+void pc_mixed_faults_work(void *n);
 
 #endif

@@ -14,30 +14,24 @@
 
 #include "measure.h"
 #include "perfconf.h"
+#include "sample_site.h"
 
 #define N 64
 
-static uint64_t count_with_hv_excluded(struct __test_metadata *_metadata, struct perfconf_attr attr,
-				       pc_work_fn work, unsigned long n)
-{
-	uint64_t count = UINT64_MAX;
-
-	attr.exclude_hv = 1;
-	int err = pc_count_work(&attr, work, PC_N(n), &count);
-	EXPECT_ERRNO(0, err);
-	return count;
-}
-
 TEST(user_faults_counted)
 {
-	EXPECT_EQ(N, count_with_hv_excluded(_metadata, pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS),
-					    pc_user_faults_work, N));
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	attr.exclude_hv = 1;
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
 }
 
 TEST(kernel_faults_counted)
 {
-	EXPECT_EQ(N, count_with_hv_excluded(_metadata, pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS),
-					    pc_kernel_faults_work, N));
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	attr.exclude_hv = 1;
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
 }
 
 TEST(breakpoint_hits_counted)
@@ -45,7 +39,8 @@ TEST(breakpoint_hits_counted)
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
 
 	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
-	EXPECT_EQ(100, count_with_hv_excluded(_metadata, attr, pc_calls_work, 100));
+	attr.exclude_hv = 1;
+	EXPECT_EQ(100, pc_count_of_work(&attr, pc_calls_work, PC_N(100)));
 }
 
 /* Every fault is still sampled, each in the mode it was taken in. */
@@ -55,14 +50,8 @@ TEST(samples_unchanged)
 	struct pc_capture cap;
 
 	attr.exclude_hv = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	pc_work_page_faults(1);
-	pc_kernel_faults(1);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pc_work_page_faults(N);
-	pc_kernel_faults(N / 2);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	int err = pc_capture_run_warm(&cap, &attr, pc_mixed_faults_work, PC_N(N));
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	size_t user = 0, kernel = 0;
 	for (size_t i = 0; i < cap.nr; i++) {

@@ -18,28 +18,25 @@
 #include "measure.h"
 #include "perfconf.h"
 #include "privilege.h"
+#include "sample_site.h"
 
 #define N 64
 
-static uint64_t faults(struct __test_metadata *_metadata, int exclude_kernel, pc_work_fn work)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-	uint64_t count = UINT64_MAX;
-
-	attr.exclude_kernel = exclude_kernel;
-	EXPECT_EQ(0, pc_count_work(&attr, work, PC_N(N), &count));
-	return count;
-}
-
 TEST(user_faults_counted)
 {
-	EXPECT_EQ(N, faults(_metadata, 1, pc_user_faults_work));
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	attr.exclude_kernel = 1;
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
 }
 
 TEST(kernel_faults_not_counted)
 {
-	EXPECT_EQ(0, faults(_metadata, 1, pc_kernel_faults_work));
-	EXPECT_EQ(N, faults(_metadata, 0, pc_kernel_faults_work));
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
+	attr.exclude_kernel = 1;
+	EXPECT_EQ(0, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
 }
 
 /* Both kinds of fault in one sampled run: only the user's are sampled, at IPs in our own code. */
@@ -48,18 +45,10 @@ TEST(samples_are_user_mode)
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
 							PERF_SAMPLE_IP | PERF_SAMPLE_TID);
 	struct pc_capture cap;
-	struct pc_faults f;
 
 	attr.exclude_kernel = 1;
-	ASSERT_EQ(0, pc_faults_map(&f, N + 1));
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	pc_faults_next(&f, 1);
-	pc_kernel_faults(1);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pc_kernel_faults(N / 2);
-	pc_faults_next(&f, N);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	int err = pc_capture_run_warm(&cap, &attr, pc_mixed_faults_work, PC_N(N));
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	ASSERT_EQ(N, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t i = 0; i < N; i++) {
@@ -71,7 +60,6 @@ TEST(samples_are_user_mode)
 			       (unsigned long long)r->sample.ip);
 	}
 	pc_capture_close(&cap);
-	pc_faults_unmap(&f);
 }
 
 /*

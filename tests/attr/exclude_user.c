@@ -19,25 +19,21 @@
 
 #define N 64
 
-static uint64_t faults(struct __test_metadata *_metadata, int exclude_user, pc_work_fn work)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-	uint64_t count = UINT64_MAX;
-
-	attr.exclude_user = exclude_user;
-	EXPECT_EQ(0, pc_count_work(&attr, work, PC_N(N), &count));
-	return count;
-}
-
 TEST(user_faults_not_counted)
 {
-	EXPECT_EQ(0, faults(_metadata, 1, pc_user_faults_work));
-	EXPECT_EQ(N, faults(_metadata, 0, pc_user_faults_work));
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
+	attr.exclude_user = 1;
+	EXPECT_EQ(0, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
 }
 
 TEST(kernel_faults_counted)
 {
-	EXPECT_EQ(N, faults(_metadata, 1, pc_kernel_faults_work));
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	attr.exclude_user = 1;
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
 }
 
 /* Both kinds of fault in one sampled run: only the kernel's are sampled. */
@@ -45,15 +41,9 @@ TEST(samples_are_kernel_mode)
 {
 	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP | PERF_SAMPLE_TID);
 	struct pc_capture cap;
+	int err = pc_capture_run_warm(&cap, &attr, pc_mixed_faults_work, PC_N(N));
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	pc_work_page_faults(1);
-	pc_kernel_faults(1);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pc_work_page_faults(N);
-	pc_kernel_faults(N / 2);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	ASSERT_EQ(N / 2, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t i = 0; i < N / 2; i++) {
