@@ -57,3 +57,14 @@ int pc_kallsyms_lookup(const char *name, uint64_t *addr)
 	fclose(f);
 	return err;
 }
+
+const char *pc_getppid_symbol(void)
+{
+#if defined(__x86_64__)
+	return "__x64_sys_getppid";
+#elif defined(__aarch64__)
+	return "__arm64_sys_getppid";
+#else
+	return NULL;
+#endif
+}

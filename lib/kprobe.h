@@ -30,6 +30,26 @@ const char *pc_kprobe_events_config(void);
  */
 int pc_kallsyms_lookup(const char *name, uint64_t *addr);
 
+/*
+ * The kernel function each getppid() (pc_getppid_calls) enters, named by the syscall wrapper
+ * convention of this arch (since 4.17 on x86_64, 4.19 on arm64):
+ * "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for other arches.
+ */
+const char *pc_getppid_symbol(void);
+/* SKIP when this arch has no such symbol. */
+#define REQUIRE_GETPPID_SYMBOL() do { \
+	if (!pc_getppid_symbol()) \
+		SKIP(return, "no getppid syscall symbol known for this arch"); \
+} while (0)
+/* Its address in /proc/kallsyms into *addr, or SKIP with the reason. */
+#define GETPPID_ADDRESS(addr) do { \
+	REQUIRE_GETPPID_SYMBOL(); \
+	int e_ = pc_kallsyms_lookup(pc_getppid_symbol(), addr); \
+	if (e_) \
+		SKIP(return, "no address for %s in /proc/kallsyms (%s)", pc_getppid_symbol(), \
+		     pc_errno_name(-e_)); \
+} while (0)
+
 /* SKIP when there is no kprobe PMU, with the config as the reason. */
 #define REQUIRE_KPROBE_PMU() do { \
 	if (!pc_pmu_exists("kprobe")) \

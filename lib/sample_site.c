@@ -16,17 +16,6 @@ struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
 	return a;
 }
 
-const char *pc_getppid_symbol(void)
-{
-#if defined(__x86_64__)
-	return "__x64_sys_getppid";
-#elif defined(__aarch64__)
-	return "__arm64_sys_getppid";
-#else
-	return NULL;
-#endif
-}
-
 struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample_type)
 {
 	struct perfconf_attr a = pc_attr_breakpoint(HW_BREAKPOINT_X, func, sizeof(long));

@@ -34,13 +34,6 @@
  */
 struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type);
 
-/*
- * The kernel function each getppid() (pc_getppid_calls) enters, named by the syscall wrapper
- * convention of this arch (since 4.17 on x86_64, 4.19 on arm64):
- * "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for other arches.
- */
-const char *pc_getppid_symbol(void);
-
 /* The sampling attr of an execute breakpoint on func. */
 struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample_type);
 /*

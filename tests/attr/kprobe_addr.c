@@ -15,35 +15,9 @@
  */
 #include "perfconf.h"
 #include "kprobe.h"
-#include "sample_site.h"
+#include "measure.h"
 
 #define N 17
-
-static uint64_t getppid_counted(struct perfconf_attr *attr)
-{
-	uint64_t count = UINT64_MAX;
-	int fd = pc_open(attr, 0, -1, -1, 0);
-
-	if (fd < 0)
-		return UINT64_MAX;
-	if (pc_enable(fd) == 0) {
-		pc_getppid_calls(N);
-		pc_disable(fd);
-		pc_read_count(fd, &count);
-	}
-	close(fd);
-	return count;
-}
-
-/* The address of the function getppid() enters, or SKIP with the reason. */
-#define GETPPID_ADDRESS(addr) do { \
-	const char *s_ = pc_getppid_symbol(); \
-	if (!s_) \
-		SKIP(return, "no getppid syscall symbol known for this arch"); \
-	int e_ = pc_kallsyms_lookup(s_, addr); \
-	if (e_) \
-		SKIP(return, "no address for %s in /proc/kallsyms (%s)", s_, pc_errno_name(-e_)); \
-} while (0)
 
 TEST(counts_each_call)
 {
@@ -53,7 +27,7 @@ TEST(counts_each_call)
 	REQUIRE_KPROBE_PMU();
 	GETPPID_ADDRESS(&addr);
 	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, addr, 0));
-	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("kprobe at %#llx: %s", (unsigned long long)addr,
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kprobe at %#llx: %s", (unsigned long long)addr,
 						     pc_errno_name(pc_last_open_errno()));
 }
 
@@ -67,7 +41,7 @@ TEST(empty_name_uses_the_address)
 	GETPPID_ADDRESS(&addr);
 	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, addr, 0));
 	attr.kprobe_func = (uintptr_t)"";
-	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
 
 /*
@@ -80,10 +54,9 @@ TEST(with_a_name_it_is_the_offset)
 	struct perfconf_attr attr;
 
 	REQUIRE_KPROBE_PMU();
-	if (!pc_getppid_symbol())
-		SKIP(return, "no getppid syscall symbol known for this arch");
+	REQUIRE_GETPPID_SYMBOL();
 	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_getppid_symbol(), 0, 0));
-	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 	attr.kprobe_addr = 1;
 	EXPECT_EQ(1, attr.probe_offset);
 	int err = pc_open_errno(&attr, 0, -1, -1, 0);
@@ -124,7 +97,7 @@ TEST(other_pmus_ignore_it)
 		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
 	ASSERT_EQ(0, err);
 	attr.kprobe_addr = ~0ULL;
-	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
 
 TEST_HARNESS_MAIN

@@ -20,7 +20,7 @@
 #include "perfconf.h"
 #include "kprobe.h"
 #include "privilege.h"
-#include "sample_site.h"
+#include "measure.h"
 
 #define N 13
 
@@ -29,27 +29,6 @@
 	REQUIRE_KPROBE_PMU(); \
 	ASSERT_EQ(0, pc_attr_kprobe(attr, func, 0, 0)); \
 } while (0)
-
-#define REQUIRE_GETPPID_SYMBOL() do { \
-	if (!pc_getppid_symbol()) \
-		SKIP(return, "no getppid syscall symbol known for this arch"); \
-} while (0)
-
-static uint64_t getppid_counted(struct perfconf_attr *attr)
-{
-	uint64_t count = UINT64_MAX;
-	int fd = pc_open(attr, 0, -1, -1, 0);
-
-	if (fd < 0)
-		return UINT64_MAX;
-	if (pc_enable(fd) == 0) {
-		pc_getppid_calls(N);
-		pc_disable(fd);
-		pc_read_count(fd, &count);
-	}
-	close(fd);
-	return count;
-}
 
 /* Where the kernel config can be read: a kprobe PMU exactly when KPROBE_EVENTS=y. */
 TEST(kprobe_pmu_follows_the_config)
@@ -67,7 +46,7 @@ TEST(counts_each_call)
 
 	REQUIRE_GETPPID_SYMBOL();
 	KPROBE_ATTR(&attr, pc_getppid_symbol());
-	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("kprobe on %s: %s", pc_getppid_symbol(),
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kprobe on %s: %s", pc_getppid_symbol(),
 						     pc_errno_name(pc_last_open_errno()));
 }
 
@@ -81,7 +60,7 @@ TEST(retprobe_counts_each_return)
 	ASSERT_EQ(0, pc_pmu_format("kprobe", "retprobe", &retprobe));
 	ASSERT_EQ(0, retprobe.word) TH_LOG("retprobe is documented in config");
 	attr.config |= retprobe.mask;
-	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("kretprobe on %s: %s", pc_getppid_symbol(),
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kretprobe on %s: %s", pc_getppid_symbol(),
 						     pc_errno_name(pc_last_open_errno()));
 }
 
@@ -142,7 +121,7 @@ TEST(other_pmus_ignore_it)
 		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
 	ASSERT_EQ(0, err);
 	attr.kprobe_func = (uintptr_t)"perfconf_no_such_function";
-	EXPECT_EQ(N, getppid_counted(&attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
 
 TEST_HARNESS_MAIN
