@@ -55,4 +55,20 @@ void pc_bpf_close(struct pc_bpf_prog *p);
 /* /proc/sys/net/core/bpf_jit_harden, or 0 when unreadable. */
 int pc_bpf_jit_harden(void);
 
+/*
+ * In a test (include this header after perfconf.h): load a trivial
+ * program called `name` (and with `unload`, close it again) while the
+ * event fd is enabled; SKIP where this user may not load BPF programs.
+ */
+#define LOAD_BPF_OR_SKIP(fd, prog, name, unload) do { \
+	ASSERT_EQ(0, pc_enable(fd)); \
+	int err_ = pc_bpf_load_trivial(prog, name); \
+	if (!err_ && (unload)) \
+		pc_bpf_close(prog); \
+	ASSERT_EQ(0, pc_disable(fd)); \
+	if (err_ == -EPERM || err_ == -ENOSYS) \
+		SKIP(return, "loading a BPF program is not permitted here (%s)", pc_errno_name(-err_)); \
+	ASSERT_ERRNO(0, -err_); \
+} while (0)
+
 #endif

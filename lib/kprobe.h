@@ -31,9 +31,9 @@ const char *pc_kprobe_events_config(void);
 int pc_kallsyms_lookup(const char *name, uint64_t *addr);
 
 /*
- * The kernel function each getppid() (pc_getppid_calls) enters, named by the syscall wrapper
- * convention of this arch (since 4.17 on x86_64, 4.19 on arm64):
- * "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for other arches.
+ * The kernel function each getppid() (pc_getppid_calls) enters, named by
+ * the syscall wrapper convention of this arch (since 4.17 on x86_64, 4.19
+ * on arm64): "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for others.
  */
 const char *pc_getppid_symbol(void);
 /* SKIP when this arch has no such symbol. */

@@ -23,16 +23,7 @@ static struct perfconf_attr bpf_attr(int ksymbol)
 }
 
 /* Load (and with `unload`, close again) a trivial program while the event is enabled. */
-#define LOAD_OR_SKIP(cap, prog, unload) do { \
-	ASSERT_EQ(0, pc_enable((cap)->fd)); \
-	int err_ = pc_bpf_load_trivial(prog, "perfconf_bpfev"); \
-	if (!err_ && (unload)) \
-		pc_bpf_close(prog); \
-	ASSERT_EQ(0, pc_disable((cap)->fd)); \
-	if (err_ == -EPERM || err_ == -ENOSYS) \
-		SKIP(return, "loading a BPF program is not permitted here (%s)", pc_errno_name(-err_)); \
-	ASSERT_ERRNO(0, -err_); \
-} while (0)
+#define LOAD_OR_SKIP(cap, prog, unload) LOAD_BPF_OR_SKIP((cap)->fd, prog, "perfconf_bpfev", unload)
 
 static void expect_prog(struct __test_metadata *_metadata, const struct pc_record *r,
 			const struct pc_bpf_prog *prog)

@@ -28,14 +28,7 @@ static struct perfconf_attr ksym_attr(int ksymbol, int bpf_event)
 
 /* Load (and with `unload`, close again) a trivial program while the event is enabled. */
 #define LOAD_OR_SKIP(cap, prog, unload) do { \
-	ASSERT_EQ(0, pc_enable((cap)->fd)); \
-	int err_ = pc_bpf_load_trivial(prog, "perfconf_ksym"); \
-	if (!err_ && (unload)) \
-		pc_bpf_close(prog); \
-	ASSERT_EQ(0, pc_disable((cap)->fd)); \
-	if (err_ == -EPERM || err_ == -ENOSYS) \
-		SKIP(return, "loading a BPF program is not permitted here (%s)", pc_errno_name(-err_)); \
-	ASSERT_ERRNO(0, -err_); \
+	LOAD_BPF_OR_SKIP((cap)->fd, prog, "perfconf_ksym", unload); \
 	if (!(prog)->jited_len) \
 		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol"); \
 } while (0)
