@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include "affinity.h"
+#include "capture.h"
 
 int pc_pin_self(void)
 {
@@ -23,4 +24,12 @@ int pc_pin_self(void)
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return -errno;
 	return cpu;
+}
+
+int pc_capture_open_inherited(struct pc_capture *c, struct perfconf_attr *attr)
+{
+	int cpu = pc_pin_self();
+
+	attr->inherit = 1;
+	return cpu < 0 ? -cpu : pc_capture_open(c, attr, 0, cpu);
 }

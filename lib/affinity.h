@@ -7,10 +7,7 @@
  * children pins itself to one CPU first (children, threads and exec'd
  * helpers inherit the affinity) and opens the event on that CPU only:
  *
- *	int cpu = pc_pin_self();
- *	ASSERT_LE(0, cpu);
- *	attr.inherit = 1;
- *	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
+ *	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
  */
 #ifndef PERFCONF_AFFINITY_H
 #define PERFCONF_AFFINITY_H
@@ -21,5 +18,14 @@
  * inherit the pinning.
  */
 int pc_pin_self(void);
+
+struct pc_capture;
+struct perfconf_attr;
+/*
+ * A capture of an inherited event on this task and its children-to-be:
+ * sets attr->inherit, pins the caller (pc_pin_self) and opens the event on
+ * that CPU. 0, or the errno of the pinning, the open or the mmap.
+ */
+int pc_capture_open_inherited(struct pc_capture *c, struct perfconf_attr *attr);
 
 #endif

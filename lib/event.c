@@ -241,3 +241,10 @@ int pc_reset(int fd)
 {
 	return ioctl(fd, PERF_EVENT_IOC_RESET, 0) ? -1 : 0;
 }
+
+uint64_t pc_event_id(int fd)
+{
+	uint64_t id = 0;
+
+	return ioctl(fd, PERF_EVENT_IOC_ID, &id) ? 0 : id;
+}

@@ -88,6 +88,8 @@ int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size
  * returns 0 bytes (an event in error state reads as EOF) sets ENODATA.
  */
 int pc_read_count(int fd, uint64_t *value);
+/* The event's id (PERF_EVENT_IOC_ID), as samples and read values carry it; 0 if the ioctl failed. */
+uint64_t pc_event_id(int fd);
 /* ioctl wrappers returning 0 or -1 with errno. */
 int pc_enable(int fd);
 int pc_disable(int fd);

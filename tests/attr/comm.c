@@ -22,18 +22,6 @@ static struct perfconf_attr comm_attr(int inherit)
 	return attr;
 }
 
-/*
- * Events that follow children: an inherited event's ring can only be
- * mapped per CPU, so the test keeps to one CPU and opens it there.
- */
-static int open_inherited(struct pc_capture *cap)
-{
-	struct perfconf_attr attr = comm_attr(1);
-	int cpu = pc_pin_self();
-
-	return cpu < 0 ? -cpu : pc_capture_open(cap, &attr, 0, cpu);
-}
-
 TEST(prctl_set_name)
 {
 	struct perfconf_attr attr = comm_attr(0);
@@ -101,9 +89,11 @@ TEST(long_name_is_truncated)
  */
 TEST(thread_rename)
 {
+	struct perfconf_attr attr = comm_attr(1);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_inherited(&cap));
+	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
+	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t tid = pc_work_in_thread("comm pc-thread");
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -126,9 +116,11 @@ TEST(thread_rename)
  */
 TEST(exec_renames)
 {
+	struct perfconf_attr attr = comm_attr(1);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_inherited(&cap));
+	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
+	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_exec("exit");
 	ASSERT_EQ(0, pc_disable(cap.fd));

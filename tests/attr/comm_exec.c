@@ -19,12 +19,10 @@
 static int open_comm(struct pc_capture *cap, int comm, int comm_exec)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
-	int cpu = pc_pin_self();
 
 	attr.comm = comm;
 	attr.comm_exec = comm_exec;
-	attr.inherit = 1;
-	return cpu < 0 ? -cpu : pc_capture_open(cap, &attr, 0, cpu);
+	return pc_capture_open_inherited(cap, &attr);
 }
 
 /* The misc of the COMM record an exec of the helper produced, or -1. */

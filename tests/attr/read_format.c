@@ -17,7 +17,6 @@
  *
  * Measured with page faults: n fresh pages are exactly n faults, all minor.
  */
-#include <sys/ioctl.h>
 
 #include "perfconf.h"
 
@@ -32,14 +31,6 @@ static int open_faults(uint64_t config, uint64_t read_format, int group_fd)
 	attr.read_format = read_format;
 	attr.disabled = group_fd < 0;
 	return pc_open(&attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
-}
-
-static uint64_t id_of(int fd)
-{
-	uint64_t id = 0;
-
-	ioctl(fd, PERF_EVENT_IOC_ID, &id);
-	return id;
 }
 
 /* Is PERF_FORMAT_LOST known to this kernel? */
@@ -92,7 +83,7 @@ TEST(every_single_event_layout)
 			EXPECT_EQ(v.time_enabled, v.time_running);
 		}
 		if (rf & PERF_FORMAT_ID) {
-			EXPECT_EQ(id_of(fd), v.values[0].id);
+			EXPECT_EQ(pc_event_id(fd), v.values[0].id);
 		}
 		if (rf & LOST_BIT) {
 			EXPECT_EQ(0, v.values[0].lost);
@@ -117,8 +108,8 @@ TEST(times_and_ids_of_idle_events)
 	EXPECT_EQ(0, a.time_enabled);
 	EXPECT_EQ(0, a.time_running);
 	EXPECT_NE(a.values[0].id, b.values[0].id);
-	EXPECT_EQ(id_of(fa), a.values[0].id);
-	EXPECT_EQ(id_of(fb), b.values[0].id);
+	EXPECT_EQ(pc_event_id(fa), a.values[0].id);
+	EXPECT_EQ(pc_event_id(fb), b.values[0].id);
 	close(fb);
 	close(fa);
 }
@@ -153,7 +144,7 @@ TEST(group_layout)
 	const uint64_t expected[3] = { N, N, 0 };
 	for (int i = 0; i < 3; i++) {
 		EXPECT_EQ(expected[i], v.values[i].value) TH_LOG("member %d", i);
-		EXPECT_EQ(id_of(fds[i]), v.values[i].id) TH_LOG("member %d", i);
+		EXPECT_EQ(pc_event_id(fds[i]), v.values[i].id) TH_LOG("member %d", i);
 		EXPECT_EQ(0, v.values[i].lost);
 	}
 	/* Through a sibling's fd, the same group, leader first. */

@@ -28,7 +28,6 @@
  * non-inherited event's STREAM_ID is checked (it equals its ID).
  */
 #include <linux/perf_event.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -51,13 +50,6 @@ static struct perfconf_attr comm_attr(uint64_t sample_type, int sample_id_all)
 	attr.sample_type = sample_type;
 	attr.sample_id_all = sample_id_all;
 	return attr;
-}
-
-static uint64_t event_id(int fd)
-{
-	uint64_t id = 0;
-
-	return ioctl(fd, PERF_EVENT_IOC_ID, &id) ? 0 : id;
 }
 
 static uint64_t monotonic_ns(void)
@@ -88,7 +80,7 @@ TEST(every_field_on_a_comm_record)
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	uint64_t id = event_id(cap.fd), before = monotonic_ns();
+	uint64_t id = pc_event_id(cap.fd), before = monotonic_ns();
 	const struct pc_record *r = renamed(_metadata, &cap);
 	uint64_t after = monotonic_ns();
 
@@ -152,7 +144,7 @@ TEST(identifier_alone_is_the_last_word)
 	struct pc_capture cap;
 
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	uint64_t id = event_id(cap.fd);
+	uint64_t id = pc_event_id(cap.fd);
 	const struct pc_record *r = renamed(_metadata, &cap);
 
 	ASSERT_NE(NULL, r);
@@ -179,7 +171,7 @@ TEST(on_every_record_type)
 	attr.task = 1;
 	attr.context_switch = 1;
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	uint64_t id = event_id(cap.fd);
+	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	int err = pc_map_temp_file(&m, page, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
 	pc_work_set_comm(NAME);
@@ -214,12 +206,9 @@ TEST(inherited_event_ids)
 {
 	struct perfconf_attr attr = comm_attr(PERF_SAMPLE_TID | PERF_SAMPLE_ID, 1);
 	struct pc_capture cap;
-	int cpu = pc_pin_self();
 
-	ASSERT_LE(0, cpu);
-	attr.inherit = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
-	uint64_t id = event_id(cap.fd);
+	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
+	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_in_child("comm pc-child");
 	ASSERT_EQ(0, pc_disable(cap.fd));

@@ -12,7 +12,6 @@
  */
 #include <ctype.h>
 #include <stdio.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #include "perfconf.h"
@@ -34,14 +33,6 @@ static const struct pc_sample *sample(const struct pc_capture *cap, size_t k)
 	const struct pc_record *r = pc_capture_find(cap, PERF_RECORD_SAMPLE, k);
 
 	return r ? &r->sample : NULL;
-}
-
-static uint64_t event_id(int fd)
-{
-	uint64_t id = 0;
-
-	ioctl(fd, PERF_EVENT_IOC_ID, &id);
-	return id;
 }
 
 /*
@@ -169,7 +160,7 @@ TEST(id_stream_id_identifier)
 	struct pc_faults f;
 
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	uint64_t id = event_id(cap.fd);
+	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, pc_faults_map(&f, 4));
 	pc_faults_enabled(&f, cap.fd, 3);
@@ -198,7 +189,7 @@ TEST(two_events_each_their_own_id)
 
 	for (int i = 0; i < 2; i++) {
 		ASSERT_ERRNO(0, pc_capture_open(&cap[i], &attr, 0, -1));
-		id[i] = event_id(cap[i].fd);
+		id[i] = pc_event_id(cap[i].fd);
 	}
 	ASSERT_NE(id[0], id[1]);
 	ASSERT_EQ(0, pc_faults_map(&f, 3));
@@ -238,12 +229,9 @@ TEST(inherited_id_is_the_opened_event)
 	struct pc_capture cap;
 	uint64_t streams[2] = { 0, 0 };
 	size_t from_child = 0, nstreams = 0;
-	int cpu = pc_pin_self();
 
-	ASSERT_LE(0, cpu);
-	attr.inherit = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
-	uint64_t id = event_id(cap.fd);
+	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
+	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_in_child("faults 4");
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -275,7 +263,7 @@ TEST(read_and_period)
 
 	attr.read_format = PERF_FORMAT_ID;
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	uint64_t id = event_id(cap.fd);
+	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_faults_map(&f, 6));
 	pc_faults_enabled(&f, cap.fd, 5);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);

@@ -26,15 +26,6 @@ static struct perfconf_attr task_attr(int inherit)
 	return attr;
 }
 
-/* An inherited event's ring can only be mapped per CPU: keep to one. */
-static int open_inherited(struct pc_capture *cap)
-{
-	struct perfconf_attr attr = task_attr(1);
-	int cpu = pc_pin_self();
-
-	return cpu < 0 ? -cpu : pc_capture_open(cap, &attr, 0, cpu);
-}
-
 TEST(fork_names_child_and_parent)
 {
 	struct perfconf_attr attr = task_attr(0);
@@ -61,9 +52,11 @@ TEST(fork_names_child_and_parent)
 
 TEST(inherited_child_exit)
 {
+	struct perfconf_attr attr = task_attr(1);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_inherited(&cap));
+	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
+	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_fork_exit(0);
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -85,9 +78,11 @@ TEST(inherited_child_exit)
 /* A thread: the process's pid, the thread's tid; the creating thread as ptid. */
 TEST(thread_fork_and_exit)
 {
+	struct perfconf_attr attr = task_attr(1);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_inherited(&cap));
+	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
+	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t tid = pc_work_in_thread("exit");
 	ASSERT_EQ(0, pc_disable(cap.fd));
