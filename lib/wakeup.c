@@ -4,9 +4,11 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "event.h"
 #include "faults.h"
 #include "wakeup.h"
+#include "workload.h"
 
 int pc_pollin(int fd)
 {
@@ -92,4 +94,26 @@ int pc_fault_wake_pattern(struct perfconf_attr *attr, unsigned int pages_log2, s
 	/* A rehearsal of one step, so that every page the loop touches is there. */
 	err = run(attr, pages_log2, 1, rehearsal, count);
 	return err ? err : run(attr, pages_log2, steps, pattern, count);
+}
+
+int pc_comm_wakes(struct perfconf_attr *attr, size_t *comm_records)
+{
+	struct pc_capture cap;
+	int woken, err;
+
+	attr->comm = 1;
+	err = pc_capture_open(&cap, attr, 0, -1);
+	if (err)
+		return -err;
+	pc_pollin(cap.fd);	/* nothing may be pending from before */
+	if (pc_enable(cap.fd) || pc_work_set_comm("pc-wakeup")) {
+		pc_capture_close(&cap);
+		return -EIO;
+	}
+	woken = pc_pollin(cap.fd);
+	if (pc_disable(cap.fd) || pc_capture_read(&cap) < 0)
+		woken = -EIO;
+	*comm_records = pc_capture_count(&cap, PERF_RECORD_COMM);
+	pc_capture_close(&cap);
+	return woken;
 }

@@ -36,4 +36,12 @@ void pc_ring_drain(struct pc_ring *r);
 int pc_fault_wake_pattern(struct perfconf_attr *attr, unsigned int pages_log2, size_t steps,
 			  char *pattern, uint64_t *count);
 
+/*
+ * Whether a record that is no sample wakes a reader: `attr` gets comm = 1
+ * and is opened on this task with its ring, then the task renames itself
+ * once. 1 when poll then finds POLLIN, 0 when not, or an errno (negative);
+ * *comm_records is how many COMM records the ring held.
+ */
+int pc_comm_wakes(struct perfconf_attr *attr, size_t *comm_records);
+
 #endif

@@ -66,21 +66,14 @@ TEST(zero_watermark)
 TEST(any_record_wakes_at_one_byte)
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_DUMMY, 1, PERF_SAMPLE_TID);
-	struct pc_capture cap;
+	size_t comms = 0;
 
-	attr.comm = 1;
 	attr.watermark = 1;
 	attr.wakeup_watermark = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	pc_pollin(cap.fd);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	ASSERT_EQ(0, pc_work_set_comm("pc-watermark"));
-	int woken = pc_pollin(cap.fd);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
-	ASSERT_EQ(1, pc_capture_count(&cap, PERF_RECORD_COMM));
+	int woken = pc_comm_wakes(&attr, &comms);
+	ASSERT_LE(0, woken) TH_LOG("%s", pc_errno_name(-woken));
+	ASSERT_EQ(1, comms);
 	EXPECT_TRUE(woken) TH_LOG("a COMM record did not wake a wakeup_watermark=1 reader");
-	pc_capture_close(&cap);
 }
 
 TEST_HARNESS_MAIN
