@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "mapping.h"
 
 static size_t page_size(void)
@@ -67,5 +68,27 @@ int pc_map_temp_file(struct pc_file_map *m, size_t file_len, size_t len, int pro
 	}
 	close(fd);
 	unlink(tmpl);
+	return err;
+}
+
+size_t pc_page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+void *pc_map_guarded_enabled(int event_fd, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	pc_enable(event_fd);
+	void *p = pc_map_guarded(len, prot, flags, fd, offset);
+	pc_disable(event_fd);
+	return p;
+}
+
+int pc_map_temp_file_enabled(int event_fd, struct pc_file_map *m, size_t file_len, size_t len,
+			     int prot, int flags, off_t offset)
+{
+	pc_enable(event_fd);
+	int err = pc_map_temp_file(m, file_len, len, prot, flags, offset);
+	pc_disable(event_fd);
 	return err;
 }

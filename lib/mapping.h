@@ -27,6 +27,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/* The page size, sysconf(_SC_PAGESIZE). */
+size_t pc_page_size(void);
+
 /*
  * mmap(len, prot, flags, fd, offset) between two PROT_NONE guard pages.
  * fd -1 with MAP_ANONYMOUS in flags maps anonymous memory. Returns the
@@ -54,5 +57,13 @@ struct pc_file_map {
  */
 int pc_map_temp_file(struct pc_file_map *m, size_t file_len, size_t len, int prot, int flags,
 		     off_t offset);
+
+/*
+ * The same two with the event event_fd enabled around the mmap only, so
+ * that its ring holds the records of exactly that mapping.
+ */
+void *pc_map_guarded_enabled(int event_fd, size_t len, int prot, int flags, int fd, off_t offset);
+int pc_map_temp_file_enabled(int event_fd, struct pc_file_map *m, size_t file_len, size_t len,
+			     int prot, int flags, off_t offset);
 
 #endif

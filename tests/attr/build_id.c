@@ -24,11 +24,6 @@
 
 #define BUILD_ID_MAX 20
 
-static size_t page_size(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
 static struct perfconf_attr build_id_attr(int mmap2, int mmap_data)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
@@ -51,9 +46,7 @@ static void *map_self(int fd, int prot, char *path)
 
 	if (exe < 0 || !realpath("/proc/self/exe", path))
 		goto out;
-	pc_enable(fd);
-	p = pc_map_guarded(page_size(), prot, MAP_PRIVATE, exe, 0);
-	pc_disable(fd);
+	p = pc_map_guarded_enabled(fd, pc_page_size(), prot, MAP_PRIVATE, exe, 0);
 out:
 	if (exe >= 0)
 		close(exe);
@@ -96,8 +89,8 @@ TEST(elf_file_gives_its_build_id)
 	EXPECT_EQ(PROT_READ | PROT_EXEC, r->mmap2.prot);
 	EXPECT_EQ(MAP_PRIVATE, r->mmap2.flags & MAP_TYPE);
 	EXPECT_EQ((uintptr_t)p, r->mmap2.addr);
-	EXPECT_EQ(page_size(), r->mmap2.len);
-	pc_unmap_guarded(p, page_size());
+	EXPECT_EQ(pc_page_size(), r->mmap2.len);
+	pc_unmap_guarded(p, pc_page_size());
 	pc_capture_close(&cap);
 }
 
@@ -109,9 +102,8 @@ TEST(file_without_build_id_keeps_inode)
 	struct pc_file_map m;
 
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "build_id");
-	pc_enable(cap.fd);
-	int err = pc_map_temp_file(&m, page_size(), page_size(), PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
-	pc_disable(cap.fd);
+	int err = pc_map_temp_file_enabled(cap.fd, &m, pc_page_size(), pc_page_size(),
+					   PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
 	ASSERT_ERRNO(0, -err);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
@@ -149,7 +141,7 @@ TEST(data_mapping_carries_it_too)
 	EXPECT_EQ(size, r->mmap2.build_id_size);
 	EXPECT_EQ(0, memcmp(id, r->mmap2.build_id, (size_t)size));
 	EXPECT_EQ(PROT_READ, r->mmap2.prot);
-	pc_unmap_guarded(p, page_size());
+	pc_unmap_guarded(p, pc_page_size());
 	pc_capture_close(&cap);
 }
 
@@ -176,7 +168,7 @@ TEST(without_mmap2_the_mmap_record_is_unchanged)
 	EXPECT_EQ(PERF_RECORD_MMAP, r->type);
 	EXPECT_EQ(PERF_RECORD_MISC_USER, r->misc);
 	EXPECT_STREQ(path, r->mmap.filename);
-	pc_unmap_guarded(p, page_size());
+	pc_unmap_guarded(p, pc_page_size());
 	pc_capture_close(&cap);
 }
 

@@ -19,11 +19,6 @@
 
 #define PAGES 4
 
-static size_t page_size(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
 /* An event that reports executable mappings of this task, its ring mapped. */
 static int open_mmap(struct pc_capture *cap)
 {
@@ -37,13 +32,10 @@ static int open_mmap(struct pc_capture *cap)
 static int map_file(struct pc_capture *cap, struct pc_file_map *m, size_t pages, int prot,
 		    size_t offset_pages)
 {
-	size_t page = page_size();
+	size_t page = pc_page_size();
 
-	pc_enable(cap->fd);
-	int err = pc_map_temp_file(m, PAGES * page, pages * page, prot, MAP_PRIVATE,
-				   (off_t)(offset_pages * page));
-	pc_disable(cap->fd);
-	return err;
+	return pc_map_temp_file_enabled(cap->fd, m, PAGES * page, pages * page, prot, MAP_PRIVATE,
+					(off_t)(offset_pages * page));
 }
 
 TEST(exec_mapping_is_recorded)
@@ -62,7 +54,7 @@ TEST(exec_mapping_is_recorded)
 	EXPECT_EQ(getpid(), r->mmap.pid);
 	EXPECT_EQ(gettid(), r->mmap.tid);
 	EXPECT_EQ((uintptr_t)m.addr, r->mmap.addr);
-	EXPECT_EQ(PAGES * page_size(), r->mmap.len);
+	EXPECT_EQ(PAGES * pc_page_size(), r->mmap.len);
 	EXPECT_EQ(0, r->mmap.pgoff);
 	pc_unmap_guarded(m.addr, m.len);
 	pc_capture_close(&cap);
@@ -81,8 +73,8 @@ TEST(pgoff_is_the_file_offset)
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record for %s", m.path);
 	EXPECT_EQ((uintptr_t)m.addr, r->mmap.addr);
-	EXPECT_EQ(2 * page_size(), r->mmap.len);
-	EXPECT_EQ(2 * page_size(), r->mmap.pgoff);
+	EXPECT_EQ(2 * pc_page_size(), r->mmap.len);
+	EXPECT_EQ(2 * pc_page_size(), r->mmap.pgoff);
 	pc_unmap_guarded(m.addr, m.len);
 	pc_capture_close(&cap);
 }
@@ -109,12 +101,11 @@ TEST(data_mapping_is_not_recorded)
 TEST(anonymous_exec_mapping)
 {
 	struct pc_capture cap;
-	size_t page = page_size();
+	size_t page = pc_page_size();
 
 	ASSERT_ERRNO(0, open_mmap(&cap));
-	pc_enable(cap.fd);
-	void *p = pc_map_guarded(page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	pc_disable(cap.fd);
+	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+					 -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
@@ -161,7 +152,7 @@ TEST(exec_maps_the_new_image)
 	EXPECT_EQ(child, r->mmap.pid);
 	EXPECT_EQ(child, r->mmap.tid);
 	EXPECT_EQ(PERF_RECORD_MISC_USER, r->misc);
-	EXPECT_EQ(0, r->mmap.pgoff % page_size());
+	EXPECT_EQ(0, r->mmap.pgoff % pc_page_size());
 	EXPECT_NE(0, r->mmap.len);
 	pc_capture_close(&cap);
 }

@@ -20,11 +20,6 @@
 
 #define PAGES 2
 
-static size_t page_size(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
 static int open_mmap2(struct pc_capture *cap, int mmap_data)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
@@ -37,12 +32,9 @@ static int open_mmap2(struct pc_capture *cap, int mmap_data)
 
 static int map_file(struct pc_capture *cap, struct pc_file_map *m, int prot, int flags)
 {
-	size_t len = PAGES * page_size();
+	size_t len = PAGES * pc_page_size();
 
-	pc_enable(cap->fd);
-	int err = pc_map_temp_file(m, len, len, prot, flags, 0);
-	pc_disable(cap->fd);
-	return err;
+	return pc_map_temp_file_enabled(cap->fd, m, len, len, prot, flags, 0);
 }
 
 /* The record identifies the file as stat(2) does. */
@@ -151,13 +143,12 @@ TEST(data_mapping_with_mmap_data)
 /* Anonymous memory has no file: device, inode and generation are 0. */
 TEST(anonymous_mapping_has_no_inode)
 {
-	size_t page = page_size();
+	size_t page = pc_page_size();
 	struct pc_capture cap;
 
 	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
-	pc_enable(cap.fd);
-	void *p = pc_map_guarded(page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	pc_disable(cap.fd);
+	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+					 -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);

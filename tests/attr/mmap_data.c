@@ -19,11 +19,6 @@
 #define PAGES 4
 #define MISC_DATA (PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA)
 
-static size_t page_size(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
 static int open_mmap(struct pc_capture *cap, int mmap, int mmap_data)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
@@ -36,13 +31,10 @@ static int open_mmap(struct pc_capture *cap, int mmap, int mmap_data)
 /* Map a temp file (PAGES pages, offset 1 page) while the event is enabled. */
 static int map_file(struct pc_capture *cap, struct pc_file_map *m, int prot)
 {
-	size_t page = page_size();
+	size_t page = pc_page_size();
 
-	pc_enable(cap->fd);
-	int err = pc_map_temp_file(m, (PAGES + 1) * page, PAGES * page, prot, MAP_PRIVATE,
-				   (off_t)page);
-	pc_disable(cap->fd);
-	return err;
+	return pc_map_temp_file_enabled(cap->fd, m, (PAGES + 1) * page, PAGES * page, prot,
+					MAP_PRIVATE, (off_t)page);
 }
 
 TEST(data_mapping_is_recorded)
@@ -61,8 +53,8 @@ TEST(data_mapping_is_recorded)
 	EXPECT_EQ(getpid(), r->mmap.pid);
 	EXPECT_EQ(gettid(), r->mmap.tid);
 	EXPECT_EQ((uintptr_t)m.addr, r->mmap.addr);
-	EXPECT_EQ(PAGES * page_size(), r->mmap.len);
-	EXPECT_EQ(page_size(), r->mmap.pgoff);
+	EXPECT_EQ(PAGES * pc_page_size(), r->mmap.len);
+	EXPECT_EQ(pc_page_size(), r->mmap.pgoff);
 	pc_unmap_guarded(m.addr, m.len);
 	pc_capture_close(&cap);
 }
@@ -111,13 +103,12 @@ TEST(with_mmap_both_kinds_are_told_apart)
 /* Anonymous data memory is "//anon". */
 TEST(anonymous_data_mapping)
 {
-	size_t page = page_size();
+	size_t page = pc_page_size();
 	struct pc_capture cap;
 
 	ASSERT_ERRNO(0, open_mmap(&cap, 0, 1));
-	pc_enable(cap.fd);
-	void *p = pc_map_guarded(2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	pc_disable(cap.fd);
+	void *p = pc_map_guarded_enabled(cap.fd, 2 * page, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
@@ -134,7 +125,7 @@ TEST(anonymous_data_mapping)
 /* SysV shared memory, the man page's own example: shmat(2) is a data mapping. */
 TEST(sysv_shared_memory)
 {
-	size_t page = page_size();
+	size_t page = pc_page_size();
 	struct pc_capture cap;
 
 	ASSERT_ERRNO(0, open_mmap(&cap, 0, 1));
