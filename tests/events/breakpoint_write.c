@@ -9,42 +9,45 @@
 
 static volatile uint64_t watched;
 
-TEST(counts_each_write)
+/* n writes to *target with a write breakpoint on `watched` enabled: its count, or UINT64_MAX. */
+static uint64_t watched_writes_counted(volatile uint64_t *target, int n)
 {
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched));
-	uint64_t count;
+	uint64_t count = UINT64_MAX;
 	int fd = pc_open(&attr, 0, -1, -1, 0);
 
 	if (fd < 0)
-		SKIP_IF_UNSUPPORTED(errno, "a write breakpoint");
-	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, pc_enable(fd));
-	for (int i = 0; i < 500; i++)
-		pc_work_touch(&watched);
-	ASSERT_EQ(0, pc_disable(fd));
-	ASSERT_EQ(0, pc_read_count(fd, &count));
-	EXPECT_EQ(500, count);
-	EXPECT_EQ(500, watched);
+		return UINT64_MAX;
+	if (pc_enable(fd) == 0) {
+		for (int i = 0; i < n; i++)
+			pc_work_touch(target);
+		if (pc_disable(fd) == 0)
+			pc_read_count(fd, &count);
+	}
 	close(fd);
+	return count;
+}
+
+#define REQUIRE_WRITE_BREAKPOINT() do { \
+	struct perfconf_attr a_ = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched)); \
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&a_, 0, -1, -1, 0), "a write breakpoint"); \
+} while (0)
+
+TEST(counts_each_write)
+{
+	REQUIRE_WRITE_BREAKPOINT();
+	EXPECT_EQ(500, watched_writes_counted(&watched, 500))
+		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+	EXPECT_EQ(500, watched);
 }
 
 TEST(other_variable_not_counted)
 {
 	static volatile uint64_t other;
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched));
-	uint64_t count;
-	int fd = pc_open(&attr, 0, -1, -1, 0);
 
-	if (fd < 0)
-		SKIP_IF_UNSUPPORTED(errno, "a write breakpoint");
-	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, pc_enable(fd));
-	for (int i = 0; i < 50; i++)
-		pc_work_touch(&other);
-	ASSERT_EQ(0, pc_disable(fd));
-	ASSERT_EQ(0, pc_read_count(fd, &count));
-	EXPECT_EQ(0, count);
-	close(fd);
+	REQUIRE_WRITE_BREAKPOINT();
+	EXPECT_EQ(0, watched_writes_counted(&other, 50))
+		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
 
 TEST_HARNESS_MAIN
