@@ -47,6 +47,17 @@ int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, 
 	return last_open_errno;
 }
 
+int pc_open_raw_errno(void *attr)
+{
+	int fd = pc_open_raw(attr, 0, -1, -1, 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return last_open_errno;
+}
+
 int pc_observe_open(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu)
 {
 	int err = pc_open_errno(attr, pid, cpu, -1, 0);

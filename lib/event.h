@@ -38,6 +38,8 @@ int pc_last_open_errno(void);
 int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 /* errno of an open that is expected to fail (0 if it opened; the fd is closed). */
 int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/* The same with a raw buffer (pc_attr_page), on this task, any CPU. */
+int pc_open_raw_errno(void *attr);
 
 /*
  * Open, report the outcome as the observation `key` (the errno's name, OK

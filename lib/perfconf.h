@@ -60,6 +60,17 @@
 } while (0)
 
 /*
+ * The syscalls:sys_enter_getppid tracepoint (pc_getppid_calls fires it) into
+ * *attr; SKIP where it is not here (no tracefs, or no FTRACE_SYSCALLS).
+ */
+#define GETPPID_TRACEPOINT(attr) do { \
+	int e_ = pc_attr_tracepoint(attr, "syscalls", "sys_enter_getppid"); \
+	if (e_ == -ENOENT) \
+		SKIP(return, "no syscalls:sys_enter_getppid tracepoint (tracefs or FTRACE_SYSCALLS missing)"); \
+	ASSERT_EQ(0, e_); \
+} while (0)
+
+/*
  * errno comparisons by name, so a failure reads "Expected 'EINVAL' == 'OK'".
  * Like the harness's own, they take a trailing TH_LOG(...).
  */

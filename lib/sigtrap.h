@@ -53,4 +53,17 @@ const struct pc_sigtrap *pc_sigtrap_get(unsigned int n);
 /* Put back the disposition SIGTRAP had before pc_sigtrap_catch(). */
 void pc_sigtrap_release(void);
 
+/*
+ * In a test (include this header after perfconf.h): open a sigtrap event
+ * on this task into fd, or SKIP where sigtrap does not exist.
+ */
+#define OPEN_SIGTRAP(fd, attr) do { \
+	fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC); \
+	if (fd < 0 && pc_kernel()->kver < PC_KVER(5, 13)) \
+		SKIP(return, "sigtrap is since Linux 5.13 (%s here)", pc_errno_name(errno)); \
+	if (fd < 0) \
+		SKIP_IF_UNSUPPORTED(errno, "a sigtrap event"); \
+	ASSERT_OPEN(fd); \
+} while (0)
+
 #endif

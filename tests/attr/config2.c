@@ -30,11 +30,8 @@ TEST(software_event_ignores_config2)
 TEST(tracepoint_ignores_config2)
 {
 	struct perfconf_attr attr;
-	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
 
-	if (err == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
-	ASSERT_EQ(0, err);
+	GETPPID_TRACEPOINT(&attr);
 	attr.config2 = 0xa5a5a5a5a5a5a5a5ULL;
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N)))
 		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));

@@ -91,11 +91,8 @@ TEST(user_address_is_refused)
 TEST(other_pmus_ignore_it)
 {
 	struct perfconf_attr attr;
-	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
 
-	if (err == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
-	ASSERT_EQ(0, err);
+	GETPPID_TRACEPOINT(&attr);
 	attr.kprobe_addr = ~0ULL;
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }

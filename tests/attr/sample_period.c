@@ -118,11 +118,8 @@ TEST(tracepoint_period)
 	struct perfconf_attr attr;
 	struct pc_capture cap;
 	uint64_t count;
-	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
 
-	if (err == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
-	ASSERT_EQ(0, err);
+	GETPPID_TRACEPOINT(&attr);
 	attr.sample_period = 5;
 	attr.sample_type = PERF_SAMPLE_TID;
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));

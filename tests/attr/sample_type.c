@@ -358,11 +358,8 @@ TEST(raw_on_tracepoint)
 	unsigned int type_off, type_size, pid_off, pid_size, nr_off, nr_size;
 	struct perfconf_attr attr;
 	struct pc_capture cap;
-	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
 
-	if (err == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint");
-	ASSERT_EQ(0, err);
+	GETPPID_TRACEPOINT(&attr);
 	ASSERT_EQ(0, tp_field("syscalls", "sys_enter_getppid", "common_type", &type_off, &type_size));
 	ASSERT_EQ(0, tp_field("syscalls", "sys_enter_getppid", "common_pid", &pid_off, &pid_size));
 	ASSERT_EQ(0, tp_field("syscalls", "sys_enter_getppid", "__syscall_nr", &nr_off, &nr_size));

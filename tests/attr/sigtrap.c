@@ -18,16 +18,6 @@
 #include "faults.h"
 #include "sigtrap.h"
 
-/* Open a sigtrap event on this task, or SKIP where sigtrap does not exist. */
-#define OPEN_SIGTRAP(fd, attr) do { \
-	fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC); \
-	if (fd < 0 && pc_kernel()->kver < PC_KVER(5, 13)) \
-		SKIP(return, "sigtrap is since Linux 5.13 (%s here)", pc_errno_name(errno)); \
-	if (fd < 0) \
-		SKIP_IF_UNSUPPORTED(errno, "a sigtrap event"); \
-	ASSERT_OPEN(fd); \
-} while (0)
-
 /* An execute breakpoint on pc_work_target that traps every `period` calls. */
 static struct perfconf_attr trap_on_calls(uint64_t period)
 {

@@ -22,15 +22,10 @@ static int open_big(uint32_t size, uint32_t dirty, uint32_t *size_after)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
 	unsigned char *page = pc_attr_page(&attr, size);
-	int err = 0;
 
 	if (dirty)
 		page[dirty] = 0x5a;
-	int fd = pc_open_raw(page, 0, -1, -1, 0);
-	if (fd < 0)
-		err = errno;
-	else
-		close(fd);
+	int err = pc_open_raw_errno(page);
 	*size_after = pc_attr_page_size(page);
 	free(page);
 	return err;

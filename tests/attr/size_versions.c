@@ -14,13 +14,8 @@ static int open_with_size(uint32_t size)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
 	void *page = pc_attr_page(&attr, size);
-	int err = 0;
+	int err = pc_open_raw_errno(page);
 
-	int fd = pc_open_raw(page, 0, -1, -1, 0);
-	if (fd < 0)
-		err = errno;
-	else
-		close(fd);
 	free(page);
 	return err;
 }

@@ -12,11 +12,8 @@ TEST(sys_enter_getppid)
 {
 	struct perfconf_attr attr;
 	uint64_t count;
-	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
 
-	if (err == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint (tracefs or FTRACE_SYSCALLS missing)");
-	ASSERT_EQ(0, err);
+	GETPPID_TRACEPOINT(&attr);
 	int fd = pc_open(&attr, 0, -1, -1, 0);
 	ASSERT_OPEN(fd);
 	ASSERT_EQ(0, pc_enable(fd));
