@@ -33,7 +33,7 @@ RUNNER     := $(B)/perfconf
 DEPS_STAMP := $(B)/.deps-ok
 HEADERS    := $(wildcard lib/*.h runners/*.h)
 
-.PHONY: all deps run test coverage clean
+.PHONY: all deps run test coverage matrix clean
 all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))
 
 deps: $(DEPS_STAMP)
@@ -81,6 +81,11 @@ run: all
 test: all
 	@scripts/run-unit.sh $(B) $(UNIT_BIN)
 	@$(MAKE) --no-print-directory run
+
+# The suite on other Debian kernels under qemu (runners/vm/README.md):
+#   make matrix TARGETS="arm64-6.1 x86_64-7.2"
+matrix:
+	@runners/vm/matrix.sh
 
 # The attr fields that have no test binary in tests/attr (the list must be empty).
 coverage: $(RUNNER)

@@ -15,7 +15,7 @@
 #
 # qemu exits 0 after a panic as after a poweroff, so only the guest's done
 # marker says the run finished. A panic, a missing marker or the timeout
-# (VM_TIMEOUT seconds, default 900) fails the target and shows the
+# (VM_TIMEOUT seconds, default 300) fails the target and shows the
 # console's tail; qemu is killed on timeout and when this script is stopped.
 #
 # Output, in build/results/<release>-<uname -m>-<profile>[-<variant>]/:
@@ -26,17 +26,24 @@
 # Exit: 0 the guest's runner passed, 1 it failed or regressed, 2 the target
 # did not run to the end.
 #
-# Environment: VM_TIMEOUT, VM_MEM (MiB, default 512), VM_SMP (default 1),
-# VM_RECORD, VM_RECORD_DIR, VM_ARGS (extra runner options in the guest, e.g.
-# "-t attr/*"), VM_VERBOSE=1 (kernel boot messages on the console),
-# VM_RESULTS (default build/results).
+# Environment:
+#   VM_TIMEOUT        seconds before the target is stopped (300)
+#   VM_GUEST_TIMEOUT  the runner's --timeout in the guest, guest seconds
+#                     (arm64: 2; x86_64: the runner's default)
+#   VM_MEM, VM_SMP    guest memory in MiB (512) and vCPUs (1)
+#   VM_ICOUNT         arm64 -icount value (shift=0)
+#   VM_APPEND         more kernel parameters
+#   VM_ARGS           more runner options in the guest, e.g. "-t attr/*"
+#   VM_RECORD=1       record the target's baseline into VM_RECORD_DIR (expected)
+#   VM_VERBOSE=1      the kernel's boot messages on the console
+#   VM_RESULTS        where the results directories go (build/results)
 set -euo pipefail
 
 target=${1:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 kdir=${2:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 initramfs=${3:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 vm=${VM_DIR:-build/vm}
-timeout=${VM_TIMEOUT:-900}
+timeout=${VM_TIMEOUT:-300}
 mem=${VM_MEM:-512}
 smp=${VM_SMP:-1}
 results_root=${VM_RESULTS:-build/results}
@@ -61,10 +68,23 @@ cleanup() {
 		kill -KILL "$qpid" 2>/dev/null || true
 	fi
 	[ -n "$qpid" ] && wait "$qpid" 2>/dev/null || true
-	rm -rf "$run/extra" "$run/initrd"
+	# Copies are in the results directory; vm.txt stays for matrix.sh.
+	rm -rf "$run/extra" "$run/initrd" "$run/console.log" "$run/qemu.out" "$run/qemu.cmd"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# The runner's default timeout per binary, in guest seconds. Under
+# -icount shift=0 the arm64 guest's clock advances 1 ns per instruction, so
+# it runs 8x (one target alone) to 60x (a loaded matrix) slower than the
+# host's: the runner's 60 s would be 10 to 60 minutes. The whole arm64
+# suite takes about 1.3 guest seconds; a binary stuck for 2 is stuck.
+if [ -z "${VM_GUEST_TIMEOUT+set}" ]; then
+	guest_timeout=
+	[ "$arch" = arm64 ] && guest_timeout=2
+else
+	guest_timeout=$VM_GUEST_TIMEOUT
+fi
 
 # The per-target part of the initramfs: what to run, and the kernel config
 # (Debian kernels have no /proc/config.gz; the lib reads /boot/config-*).
@@ -72,7 +92,7 @@ trap 'exit 130' INT TERM
 	echo "TARGET='$target'"
 	echo "VARIANT='$variant'"
 	echo "RECORD='${VM_RECORD:-0}'"
-	[ -n "${VM_ARGS:-}" ] && echo "PERFCONF_ARGS='$VM_ARGS'"
+	echo "PERFCONF_ARGS='${guest_timeout:+--timeout $guest_timeout }${VM_ARGS:-}'"
 } >"$run/extra/pc/target"
 [ -f "$kdir/config" ] && cp "$kdir/config" "$run/extra/boot/config-$release"
 (cd "$run/extra" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$run/extra.cpio"
@@ -86,14 +106,14 @@ x86_64)
 	[ -s "$kdir/vmlinux" ] || { echo "vm: $kdir/vmlinux missing (resolve-kernel.sh makes it)" >&2; exit 2; }
 	qemu=(qemu-system-x86_64 -accel tcg -bios /usr/share/qemu/qboot.rom
 		-kernel "$kdir/vmlinux"
-		-append "console=ttyS0 panic=-1 $quiet")
+		-append "console=ttyS0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
 	;;
 arm64)
 	machine=virt
 	[ -n "$variant" ] && machine=virt,virtualization=on
-	qemu=(qemu-system-aarch64 -M "$machine" -cpu max,pauth-impdef=on -icount shift=0
+	qemu=(qemu-system-aarch64 -M "$machine" -cpu max,pauth-impdef=on -icount "${VM_ICOUNT:-shift=0}"
 		-kernel "$kdir/vmlinuz"
-		-append "console=ttyAMA0 panic=-1 $quiet")
+		-append "console=ttyAMA0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
 	;;
 esac
 qemu+=(-m "$mem" -smp "$smp" -nodefaults -no-user-config -display none -nic none -no-reboot
@@ -119,7 +139,7 @@ while :; do
 		state=done
 		break
 	fi
-	if grep -qE 'Kernel panic|end Kernel panic' "$log" 2>/dev/null; then
+	if grep -qE '^(\[ *[0-9.]+\] )?Kernel panic - not syncing' "$log" 2>/dev/null; then
 		state=panic
 		break
 	fi
@@ -156,9 +176,11 @@ wall_s=$(secs "$t0" "$t_end")
 
 # Where the results go: named like the runner's own results directory.
 id=$(sed -n "s/^$M id //p" "$log" | head -n 1)
+profile=-
 if [ -n "$id" ]; then
 	set -- $id
 	dirname="$1-$2-$3"
+	profile=$3
 else
 	dirname="$release-$(case $arch in arm64) echo aarch64 ;; *) echo "$arch" ;; esac)-unknown"
 fi
@@ -230,6 +252,7 @@ paranoid=$(sed -n 's/^# perf_event_paranoid=\([0-9-]*\) .*/\1/p' "$log" | head -
 	echo "skipped=$skipped"
 	echo "regressions=$regressions"
 	echo "release=$release"
+	echo "profile=$profile"
 	echo "package=$(cat "$kdir/package" 2>/dev/null)"
 	echo "boot_s=$boot_s"
 	echo "wall_s=$wall_s"
@@ -243,7 +266,16 @@ cp "$res/vm.txt" "$run/vm.txt"
 case $status in
 ok) exit 0 ;;
 failed)
-	[ "$state" = done ] && exit 1
+	if [ "$state" = done ]; then
+		# The runner's own verdict sections: regressions, new failures, ...
+		{
+			echo "vm: $target: the guest's runner exited $rc ($res/ktap.txt):"
+			awk '/^# (regressions|new failures|known failures|gone)/ { on = 1 }
+			     /^# (improvements|other changes|fixed|new cases)/ { on = 0 }
+			     on && /^# / { print "  " $0 }' "$res/ktap.txt" 2>/dev/null | head -n 60
+		} >&2
+		exit 1
+	fi
 	;;
 esac
 {

@@ -41,7 +41,7 @@ done
 case $arch in
 x86_64)
 	mk=(make --no-print-directory -j"$jobs" B="$b" STATIC=1)
-	export CFLAGS="${VM_CFLAGS:--O2 -g}"
+	export CFLAGS="${VM_CFLAGS:--O2}"
 	export LDFLAGS=""
 	;;
 arm64)
@@ -72,7 +72,7 @@ arm64)
 	command -v aarch64-linux-gnu-gcc >/dev/null || { echo "vm: aarch64-linux-gnu-gcc missing (runners/vm/deps.sh)" >&2; exit 2; }
 	mk=(make --no-print-directory -j"$jobs" B="$b" STATIC=1
 		CC=aarch64-linux-gnu-gcc AR=aarch64-linux-gnu-ar)
-	export CFLAGS="${VM_CFLAGS:--O2 -g} -I$sysroot/usr/include"
+	export CFLAGS="${VM_CFLAGS:--O2} -I$sysroot/usr/include"
 	export LDFLAGS="-L$sysroot/usr/lib/aarch64-linux-gnu"
 	;;
 *)

@@ -5,8 +5,9 @@
 #   runners/vm/deps.sh
 #
 # The arm64 pieces that have no cross package (busybox, libcap, zlib) are not
-# installed: resolve-kernel.sh fetches their arm64 .debs through the private
-# apt configuration and build-static.sh / initramfs.sh unpack them with dpkg -x.
+# installed: build-static.sh and initramfs.sh fetch their arm64 .debs at the
+# host's versions through the private apt configuration (apt.sh), and unpack
+# them with dpkg -x.
 set -eu
 
 packages="qemu-system-x86 qemu-system-arm qemu-system-data busybox-static

@@ -36,7 +36,7 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 echo "1 4 1 7" >/proc/sys/kernel/printk
 ip link set lo up 2>/dev/null
 
-TARGET=unknown VARIANT= RECORD=0 JOBS= PERFCONF_ARGS=
+TARGET=unknown VARIANT='' RECORD=0 JOBS='' PERFCONF_ARGS=''
 [ -r /pc/target ] && . /pc/target
 : "${JOBS:=$(nproc)}"
 
@@ -66,10 +66,12 @@ frame() { # NAME FILE
 	echo "$M end $1 $(wc -l <"$2") $(md5sum <"$2" | cut -d' ' -f1)"
 }
 
-cd /pc
+cd /pc || echo "$M no /pc in the initramfs"
 echo "$M start $TARGET $(uname -r) $(uname -m) cpus=$(nproc)"
 echo "# cmdline: $(cat /proc/cmdline)"
 echo "# perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) PMUs: $(ls /sys/bus/event_source/devices | tr '\n' ' ')"
+# What the kernel said about its PMU and exception level (VHE or not).
+dmesg | grep -iE 'started at EL|VHE|hw perfevents|Performance Events' | sed 's/^\[[ 0-9.]*\] */# dmesg: /'
 mkdir -p /pc/results /pc/record
 
 if [ -x build/perfconf ]; then

@@ -4,6 +4,7 @@
 # as /init, laid out like the repository so the runner finds its defaults:
 #   /pc/build/perfconf  /pc/build/tests/<area>/<binary>
 #   /pc/expected/*.txt  /pc/runners/timeouts.conf
+# VM_EXPECTED (default expected/) is where the baselines come from.
 # The archive is an uncompressed newc cpio (decompressing under TCG costs
 # more than loading a larger file); boot.sh appends a small per-target one.
 #
@@ -66,7 +67,7 @@ done < <(find "$b/tests" -type f -perm -u+x | sort)
 if [ -x "$b/perfconf" ] && [ ! -e "$b/.runner-failed" ]; then
 	"$strip" -o "$root/pc/build/perfconf" "$b/perfconf"
 fi
-cp expected/*.txt "$root/pc/expected/" 2>/dev/null || true
+cp "${VM_EXPECTED:-expected}"/*.txt "$root/pc/expected/" 2>/dev/null || true
 [ -f runners/timeouts.conf ] && cp runners/timeouts.conf "$root/pc/runners/"
 
 # A reproducible archive: sorted names, root-owned, fixed times.

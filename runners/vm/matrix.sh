@@ -17,7 +17,8 @@
 # Exit: 0 every target ran and matched its baseline; 1 a target failed,
 # regressed or did not run to the end; 2 a setup error (dependencies, build).
 #
-# Environment: VM_JOBS (targets at once, default nproc), VM_TIMEOUT,
+# Environment (all of them in runners/vm/README.md): VM_JOBS (targets at
+# once, default nproc), VM_TIMEOUT, VM_GUEST_TIMEOUT, VM_EXPECTED,
 # VM_RECORD=1 (record each target's baseline into VM_RECORD_DIR, default
 # expected/), VM_ARGS (extra runner options in the guests), VM_REFRESH and
 # VM_LISTS_DAYS (package lists, see apt.sh), VM_DIR, VM_CACHE.
@@ -59,8 +60,21 @@ for t in $targets; do
 done
 
 "$here/deps.sh" || exit 2
-mkdir -p "$vm/run"
-rm -rf "$vm/run"/*
+mkdir -p "$vm"
+exec 8>"$vm/matrix.lock"
+flock -n 8 || { echo "matrix: another matrix run is using $vm" >&2; exit 2; }
+rm -rf "$vm/run" && mkdir -p "$vm/run"
+# Stopped: stop the boots (each kills its qemu) and clean up.
+stop() {
+	trap - INT TERM EXIT
+	local p
+	for p in $(jobs -p); do kill -TERM "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$vm/run"
+	exit "${1:-130}"
+}
+trap 'stop 130' INT
+trap 'stop 143' TERM
 
 # 1. Kernels, one at a time (one apt configuration, one download at a time).
 declare -A kdir
@@ -114,17 +128,17 @@ t_end=$(date +%s.%N)
 
 # 4. The table.
 bad=0
-printf '\n%-16s %-28s %7s %7s %7s %6s %7s %7s  %s\n' target kernel passed failed skipped regr boot_s wall_s status
+printf '\n%-16s %-24s %-12s %6s %6s %6s %5s %6s %6s  %s\n' target kernel profile passed failed skipped regr boot_s wall_s status
 for t in $targets; do
 	f=$vm/run/$t/vm.txt
-	unset status release passed failed skipped regressions boot_s wall_s
+	unset status release profile passed failed skipped regressions boot_s wall_s
 	if [ -f "$f" ]; then
 		# shellcheck disable=SC1090
-		eval "$(grep -E '^(status|release|passed|failed|skipped|regressions|boot_s|wall_s)=' "$f" | sed "s/=\(.*\)/='\1'/")"
+		eval "$(grep -E '^(status|release|profile|passed|failed|skipped|regressions|boot_s|wall_s)=' "$f" | sed "s/=\(.*\)/='\1'/")"
 	fi
 	status=${status:-error}
-	printf '%-16s %-28s %7s %7s %7s %6s %7s %7s  %s\n' "$t" "${release:--}" "${passed:--}" "${failed:--}" \
-		"${skipped:--}" "${regressions:--}" "${boot_s:--}" "${wall_s:--}" "$status"
+	printf '%-16s %-24s %-12s %6s %6s %6s %5s %6s %6s  %s\n' "$t" "${release:--}" "${profile:--}" "${passed:--}" \
+		"${failed:--}" "${skipped:--}" "${regressions:--}" "${boot_s:--}" "${wall_s:--}" "$status"
 	[ "$status" = ok ] || bad=1
 done
 echo
@@ -137,6 +151,6 @@ for t in $targets; do
 		echo "--- $t"
 		cat "$vm/run/$t.err"
 	fi
-	rm -f "$vm/run/$t.out" "$vm/run/$t.err"
 done
+rm -rf "$vm/run"
 exit "$bad"

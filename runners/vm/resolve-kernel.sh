@@ -133,6 +133,7 @@ while read -r suite pkg ver size; do
 	mv "$tmp" "$kdir"
 	trap - EXIT
 	for p in "${debs[@]}"; do rm -f "$cache/debs/${p}_${ver//:/%3a}_$flav.deb"; done
+	rm -f "$cache/debs/download.log"
 	echo "$kdir"
 	exit 0
 done < <(candidates)
