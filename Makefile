@@ -10,15 +10,15 @@
 
 B       := build
 CC      ?= cc
+# CFLAGS/LDFLAGS are the user's (make CFLAGS=-O0 keeps the project's own);
+# PC_CFLAGS/PC_LDFLAGS are what the build needs.
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib -I$(B)/include
+PC_CFLAGS := -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib -I$(B)/include
 # The harness macros leave _metadata/variant unused and compare mixed signs.
 TEST_CFLAGS := -Wno-unused-parameter -Wno-sign-compare
 LDLIBS  := -lcap -lz -lpthread
 LDFLAGS ?=
-ifeq ($(STATIC),1)
-LDFLAGS += -static
-endif
+PC_LDFLAGS := $(if $(filter 1,$(STATIC)),-static)
 
 LIB_SRC    := $(sort $(wildcard lib/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
@@ -33,8 +33,11 @@ RUNNER     := $(B)/perfconf
 DEPS_STAMP := $(B)/.deps-ok
 HEADERS    := $(wildcard lib/*.h runners/*.h)
 
-.PHONY: all deps run test coverage matrix clean
+.PHONY: all suite deps run test coverage matrix clean
 all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))
+
+# The suite and its runner only (what the VM matrix packs).
+suite: $(SUITE_BIN) $(if $(RUNNER_SRC),$(RUNNER))
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/deps.sh
@@ -44,7 +47,7 @@ $(DEPS_STAMP): scripts/deps.sh
 
 $(B)/lib/%.o: lib/%.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(PC_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
@@ -52,25 +55,25 @@ $(LIB_A): $(LIB_OBJ)
 
 $(B)/tests/%: tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) $(PC_CFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(PC_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 $(B)/lib/tests/%: lib/tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) $(PC_CFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(PC_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 $(B)/runners/tests/%: runners/tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TEST_CFLAGS) -Irunners $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) $(PC_CFLAGS) $(CFLAGS) $(TEST_CFLAGS) -Irunners $(PC_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
 # The runner's tests share helpers (runners/tests/fake.h).
 $(filter $(B)/runners/tests/%,$(UNIT_BIN)): $(wildcard runners/tests/*.h)
 
 $(B)/runners/%.o: runners/%.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunners -c -o $@ $<
+	$(CC) $(PC_CFLAGS) $(CFLAGS) -Irunners -c -o $@ $<
 
 $(RUNNER): $(RUNNER_OBJ) $(LIB_A)
-	$(CC) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(LIB_A) $(LDLIBS)
+	$(CC) $(PC_LDFLAGS) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(LIB_A) $(LDLIBS)
 
 # The suite on this kernel, compared with its baseline (runners/README.md).
 # Extra runner options: make run PERFCONF_ARGS="-t attr -v".
