@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A SIGTRAP catcher that keeps the perf fields of each siginfo. */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,18 +46,69 @@ static struct pc_sigtrap caught[PC_SIGTRAP_LOG];
 static volatile unsigned int ncaught;
 static struct sigaction previous;
 static int installed;
+static int watched[PC_SIGTRAP_FDS];
+static volatile unsigned int nwatched;
+static volatile int disarmed, limited;
+
+#ifdef __aarch64__
+#define DISARMS 1
+#else
+#define DISARMS 0
+#endif
+
+int pc_sigtrap_disarms(void)
+{
+	return DISARMS;
+}
+
+static void disable_watched(void)
+{
+	for (unsigned int i = 0; i < nwatched; i++)
+		ioctl(watched[i], PERF_EVENT_IOC_DISABLE, 0);
+}
 
 static void on_sigtrap(int sig, siginfo_t *si, void *uc)
 {
 	unsigned int n = ncaught;
+	struct pc_sigtrap t;
+	int saved = errno;
 
 	(void)sig;
 	(void)uc;
-	if (n < PC_SIGTRAP_LOG) {
-		pc_siginfo_perf(si, &caught[n]);
-		caught[n].tid = (pid_t)syscall(SYS_gettid);
-	}
+	pc_siginfo_perf(si, &t);
+	t.tid = (pid_t)syscall(SYS_gettid);
+	if (n < PC_SIGTRAP_LOG)
+		caught[n] = t;
 	__atomic_store_n(&ncaught, n + 1, __ATOMIC_RELEASE);
+	if (n + 1 >= PC_SIGTRAP_LIMIT) {
+		limited = 1;
+		disable_watched();
+	} else if (DISARMS && t.code == PC_TRAP_PERF && t.perf_type == PERF_TYPE_BREAKPOINT) {
+		disarmed = 1;
+		disable_watched();
+	}
+	errno = saved;
+}
+
+void pc_sigtrap_watch(int fd)
+{
+	if (fd >= 0 && nwatched < PC_SIGTRAP_FDS) {
+		watched[nwatched] = fd;
+		nwatched = nwatched + 1;
+	}
+}
+
+int pc_sigtrap_rearm(void)
+{
+	int err = 0;
+
+	if (!disarmed || limited)
+		return 0;
+	disarmed = 0;
+	for (unsigned int i = 0; i < nwatched; i++)
+		if (ioctl(watched[i], PERF_EVENT_IOC_ENABLE, 0) && !err)
+			err = -errno;
+	return err;
 }
 
 int pc_sigtrap_catch(void)
@@ -73,8 +126,10 @@ int pc_sigtrap_catch(void)
 	 * Run the handler once now: the page faults of its first run (code,
 	 * stack) must not land in a test that samples page faults.
 	 */
+	nwatched = 0;
 	raise(SIGTRAP);
 	ncaught = 0;
+	disarmed = limited = 0;
 	memset(caught, 0, sizeof(caught));
 	return 0;
 }
@@ -94,4 +149,6 @@ void pc_sigtrap_release(void)
 	if (installed)
 		sigaction(SIGTRAP, &previous, NULL);
 	installed = 0;
+	nwatched = 0;
+	disarmed = limited = 0;
 }

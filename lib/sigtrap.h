@@ -54,6 +54,30 @@ const struct pc_sigtrap *pc_sigtrap_get(unsigned int n);
 void pc_sigtrap_release(void);
 
 /*
+ * Every sigtrap event a test opens is registered (OPEN_SIGTRAP does it) so
+ * that the handler can stop it:
+ *
+ * - After PC_SIGTRAP_LIMIT signals the handler disables every registered
+ *   event, so an event that keeps trapping ends as a count that fails the
+ *   test's assertion, never as a hang.
+ * - On arm64 a breakpoint (PERF_TYPE_BREAKPOINT) SIGTRAP returns from the
+ *   handler to the instruction that hit it with the breakpoint armed again:
+ *   the kernel's step over it is spent entering the handler, and the same
+ *   instruction traps again, forever. There the handler disables the
+ *   registered events on each such signal ("disarms"), and a test calls
+ *   pc_sigtrap_rearm() before the next call that is to trap. Elsewhere
+ *   (x86: the resume flag steps over the instruction) the handler leaves
+ *   the events alone and pc_sigtrap_rearm() does nothing.
+ */
+#define PC_SIGTRAP_LIMIT 1000
+#define PC_SIGTRAP_FDS 4
+void pc_sigtrap_watch(int fd);
+/* Enable again the events the handler disarmed (not after the limit). 0 or -errno. */
+int pc_sigtrap_rearm(void);
+/* 1 where the handler disarms breakpoint events (arm64), else 0. */
+int pc_sigtrap_disarms(void);
+
+/*
  * In a test (include this header after perfconf.h): open a sigtrap event
  * on this task into fd, or SKIP where sigtrap does not exist.
  */
@@ -64,6 +88,7 @@ void pc_sigtrap_release(void);
 	if (fd < 0) \
 		SKIP_IF_UNSUPPORTED(errno, "a sigtrap event"); \
 	ASSERT_OPEN(fd); \
+	pc_sigtrap_watch(fd); \
 } while (0)
 
 #endif

@@ -49,7 +49,10 @@ static void expect_data(struct __test_metadata *_metadata, uint64_t data)
 	ASSERT_EQ(0, pc_sigtrap_catch());
 	OPEN_SIGTRAP(fd, &attr);
 	ASSERT_EQ(0, pc_enable(fd));
-	pc_work_calls(3);
+	for (unsigned int i = 0; i < 3; i++) {
+		ASSERT_EQ(0, pc_sigtrap_rearm());	/* arm64: lib/sigtrap.h */
+		pc_work_calls(1);
+	}
 	ASSERT_EQ(0, pc_disable(fd));
 	ASSERT_EQ(3, pc_sigtrap_count());
 	for (unsigned int i = 0; i < 3; i++) {
@@ -88,6 +91,7 @@ TEST(tells_events_apart)
 	ASSERT_EQ(0, pc_enable(fa));
 	ASSERT_EQ(0, pc_enable(fb));
 	for (const char *c = order; *c; c++) {
+		ASSERT_EQ(0, pc_sigtrap_rearm());
 		if (*c == 'a')
 			call_target();
 		else
@@ -115,6 +119,7 @@ TEST(modify_attributes_changes_it)
 	OPEN_SIGTRAP(fd, &attr);
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_calls(1);
+	ASSERT_EQ(0, pc_sigtrap_rearm());
 	attr.sig_data = 2;
 	attr.disabled = 0;
 	int err = ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr) ? errno : 0;
