@@ -72,6 +72,9 @@ $(B)/runners/%.o: runners/%.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(PC_CFLAGS) $(CFLAGS) -Irunners -c -o $@ $<
 
+# The runner finds runners/vm/matrix.sh in the tree it was built from.
+$(B)/runners/main.o: PC_CFLAGS += -DPERFCONF_SOURCE='"$(CURDIR)"'
+
 $(RUNNER): $(RUNNER_OBJ) $(LIB_A)
 	$(CC) $(PC_LDFLAGS) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(LIB_A) $(LDLIBS)
 
@@ -87,8 +90,8 @@ test: all
 
 # The suite on other Debian kernels under qemu (runners/vm/README.md):
 #   make matrix TARGETS="arm64-6.1 x86_64-7.2"
-matrix:
-	@runners/vm/matrix.sh
+matrix: $(RUNNER)
+	@$(RUNNER) matrix $(TARGETS)
 
 # The attr fields that have no test binary in tests/attr (the list must be empty).
 coverage: $(RUNNER)

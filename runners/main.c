@@ -8,6 +8,7 @@
  *	perfconf info			this kernel, its profile and baseline
  *	perfconf abi			the lib's ABI tables
  *	perfconf coverage [DIR]		attr fields without a test binary
+ *	perfconf matrix [TARGET...]	the suite on other kernels under qemu
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* CPU_COUNT */
@@ -28,6 +29,11 @@
 #include "run.h"
 #include "sysctl.h"
 
+/* Where the source tree was when the runner was built (the Makefile says). */
+#ifndef PERFCONF_SOURCE
+#define PERFCONF_SOURCE "."
+#endif
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -37,6 +43,8 @@ static void usage(FILE *f)
 "       perfconf info               this kernel, its PMU profile and its baseline\n"
 "       perfconf abi                the ABI tables: attr, mmap page, header, records\n"
 "       perfconf coverage [DIR]     attr fields without a test in DIR/attr (tests/)\n"
+"       perfconf matrix [TARGET...] the suite on Debian kernels under qemu\n"
+"                                   (runners/vm/matrix.sh; targets x86_64-6.1, arm64-vhe...)\n"
 "\n"
 "options:\n"
 "  -j, --jobs N         binaries run at once (default: the number of CPUs)\n"
@@ -266,6 +274,25 @@ static int cmd_info(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * The VM matrix is a script of the source tree (runners/vm/): boots,
+ * downloads and cross builds are shell work. The runner only finds it.
+ */
+static int cmd_matrix(char **argv)
+{
+	const char *src = getenv("PERFCONF_SOURCE");
+	char *script;
+
+	if (!src || !*src)
+		src = PERFCONF_SOURCE;
+	script = xasprintf("%s/runners/vm/matrix.sh", src);
+	argv[0] = script;
+	execv(script, argv);
+	fprintf(stderr, "%s: matrix: cannot run %s: %s (set PERFCONF_SOURCE to the source tree)\n",
+		progname, script, strerror(errno));
+	return EXIT_SETUP;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -282,6 +309,8 @@ int main(int argc, char **argv)
 		return cmd_abi(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "coverage"))
 		return cmd_coverage(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "matrix"))
+		return cmd_matrix(argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "run")) {
 		argc--;
 		argv++;

@@ -31,6 +31,10 @@ mount -t tmpfs -o mode=0755 tmpfs /run
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+# As systemd does on a booted system: write the root's subtree_control
+# once. Until then the kernel gives new cgroup2 cgroups no css of the
+# implicit perf_event controller, so mkdir writes no PERF_RECORD_CGROUP.
+echo +pids >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 # Only emergencies on the console from here on: the framed output must not
 # be interleaved with kernel messages. The runner reads /dev/kmsg itself.
 echo "1 4 1 7" >/proc/sys/kernel/printk

@@ -78,32 +78,42 @@ TEST(task_switches_alternate_out_and_in)
 	pc_capture_close(&cap);
 }
 
-/* Yielding to a busy task on the same CPU: switched out while still runnable. */
-TEST(yield_is_a_preempted_switch_out)
+/*
+ * Waking a real-time task on the same CPU preempts this one at once: the
+ * switch out happens while this task is still runnable, so it is marked
+ * SWITCH_OUT_PREEMPT. (A SCHED_FIFO partner makes the preemption certain;
+ * a yield to a SCHED_OTHER partner leaves it to the scheduler's mood.)
+ */
+TEST(woken_rt_task_preempts)
 {
 	struct perfconf_attr attr = switch_attr();
-	struct pc_child spinner;
+	struct sched_param fifo = { .sched_priority = 1 };
+	struct pc_child partner;
 	struct pc_capture cap;
 	const struct pc_record *preempted = NULL;
 
 	ASSERT_LE(0, pc_pin_self());
-	ASSERT_EQ(0, pc_child_start(&spinner, 0));
+	ASSERT_EQ(0, pc_child_start(&partner, 0));
+	if (sched_setscheduler(partner.pid, SCHED_FIFO, &fifo)) {
+		int err = errno;
+
+		pc_child_kill(&partner);
+		SKIP(return, "cannot make the partner SCHED_FIFO (%s)", pc_errno_name(err));
+	}
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
-	ASSERT_EQ(0, pc_child_cue(&spinner, "loop 4000000000"));
-	for (int i = 0; i < 100 && !preempted; i++) {
-		sched_yield();
-		ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
-		for (size_t k = 0; !preempted && pc_capture_find(&cap, PERF_RECORD_SWITCH, k); k++) {
-			const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SWITCH, k);
-
-			if (r->misc & PREEMPT)
-				preempted = r;
-		}
-	}
+	int err = pc_child_do(&partner, NULL);
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	pc_child_kill(&spinner);
-	ASSERT_NE(NULL, preempted) TH_LOG("no switch out with SWITCH_OUT_PREEMPT in 100 yields");
+	pc_child_kill(&partner);
+	ASSERT_ERRNO(0, err);
+	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	for (size_t k = 0; !preempted && pc_capture_find(&cap, PERF_RECORD_SWITCH, k); k++) {
+		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SWITCH, k);
+
+		if (r->misc & PREEMPT)
+			preempted = r;
+	}
+	ASSERT_NE(NULL, preempted) TH_LOG("waking a SCHED_FIFO task on this CPU gave no SWITCH_OUT_PREEMPT");
 	EXPECT_EQ(OUT | PREEMPT, preempted->misc);
 	EXPECT_EQ(gettid(), preempted->sample_id.tid);
 	pc_capture_close(&cap);

@@ -112,7 +112,11 @@ TEST(breakpoint_period)
 	pc_capture_close(&cap);
 }
 
-/* A tracepoint fires once per syscall: period 5 over 500 getppid() is 100 samples. */
+/*
+ * A tracepoint fires once per syscall: period 5 over 500 getppid() is 100
+ * samples, and the count each one carries (PERF_SAMPLE_READ) says it was
+ * taken at the 5th, 10th, ... 500th call.
+ */
 TEST(tracepoint_period)
 {
 	struct perfconf_attr attr;
@@ -121,7 +125,7 @@ TEST(tracepoint_period)
 
 	GETPPID_TRACEPOINT(&attr);
 	attr.sample_period = 5;
-	attr.sample_type = PERF_SAMPLE_TID;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_READ;
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	for (int i = 0; i < 500; i++)
@@ -130,7 +134,14 @@ TEST(tracepoint_period)
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	EXPECT_EQ(500, count);
-	EXPECT_EQ(100, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	size_t n = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
+	EXPECT_EQ(100, n);
+	for (size_t k = 0; k < n && k < 100; k++) {
+		uint64_t at = pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.read.values[0].value;
+
+		ASSERT_EQ(5 * (k + 1), at) TH_LOG("sample %zu of %zu taken at call %llu", k, n,
+						  (unsigned long long)at);
+	}
 	pc_capture_close(&cap);
 }
 
