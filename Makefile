@@ -2,7 +2,8 @@
 #
 #   make        build everything into build/
 #   make run    install what is missing, build, run the suite on this kernel, compare
-#   make test   the project's own tests (lib and runner unit tests), then `make run`
+#   make test   the project's own tests (lib and runner unit tests), `make run`,
+#               then the suite on TEST_TARGETS under qemu (make matrix)
 #   make clean  remove build/
 #
 # Test binaries are found, not listed: tests/<area>/<behaviour>.c becomes
@@ -83,10 +84,14 @@ $(RUNNER): $(RUNNER_OBJ) $(LIB_A)
 run: all
 	@scripts/run-suite.sh $(B) $(PERFCONF_ARGS)
 
-# The project's own tests, then the suite.
+# The project's own tests, the suite on this kernel, then on one x86_64 and
+# one arm64 kernel under qemu, each compared with its baseline
+# (TEST_TARGETS= skips the qemu part).
+TEST_TARGETS ?= x86_64-6.1 arm64-6.1
 test: all
 	@scripts/run-unit.sh $(B) $(UNIT_BIN)
 	@$(MAKE) --no-print-directory run
+	$(if $(strip $(TEST_TARGETS)),@$(RUNNER) matrix $(TEST_TARGETS))
 
 # The suite on other Debian kernels under qemu (runners/vm/README.md):
 #   make matrix TARGETS="arm64-6.1 x86_64-7.2"

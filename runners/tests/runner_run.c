@@ -327,6 +327,16 @@ TEST_F(run, usage_errors_exit_2)
 	fk_run_cmd(&self->t, &self->r, "diff", "only-one", NULL);
 	EXPECT_EQ(2, self->r.code);
 	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "matrix", "sparc-6.1", NULL);
+	EXPECT_EQ(2, self->r.code);
+	EXPECT_TRUE(strstr(self->r.err, "unknown target \"sparc-6.1\"") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	setenv("PERFCONF_SOURCE", fk_path(&self->t, "no-tree"), 1);
+	fk_run_cmd(&self->t, &self->r, "matrix", NULL);
+	unsetenv("PERFCONF_SOURCE");
+	EXPECT_EQ(2, self->r.code);
+	EXPECT_TRUE(strstr(self->r.err, "no-tree/runners/vm/matrix.sh") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
 	fk_run(&self->t, &self->r, "--dir", fk_path(&self->t, "nowhere"));
 	EXPECT_EQ(2, self->r.code);
 	EXPECT_TRUE(strstr(self->r.err, "nowhere/tests") != NULL) SHOW(&self->r);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Install what the VM matrix needs, from Debian packages, once. Only `make
-# matrix` (runners/vm/matrix.sh) calls it, so `make test` stays fast.
+# Install what the VM matrix needs, from Debian packages, once: `make
+# matrix` and `make test` (through runners/vm/matrix.sh) call it.
 # Idempotent and quiet when all is there.
 #   runners/vm/deps.sh
 #
