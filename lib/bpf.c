@@ -4,14 +4,36 @@
 #include <linux/bpf.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bpf.h"
 #include "kernel.h"
 
+/*
+ * Before 5.11 programs and maps are charged to RLIMIT_MEMLOCK, and a load
+ * over it is EPERM even for root: lift this process's limit once (to
+ * unlimited where allowed, else to the hard limit).
+ */
+static void lift_memlock(void)
+{
+	static bool done;
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (done)
+		return;
+	done = true;
+	if (setrlimit(RLIMIT_MEMLOCK, &r) && !getrlimit(RLIMIT_MEMLOCK, &r)) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_MEMLOCK, &r);
+	}
+}
+
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
+	if (cmd == BPF_PROG_LOAD || cmd == BPF_MAP_CREATE)
+		lift_memlock();
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
