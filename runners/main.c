@@ -63,6 +63,8 @@ static void usage(FILE *f)
 "      --junit FILE     also write JUnit XML\n"
 "      --bisect         exit 0 good, 1 bad, 125 cannot test (git bisect run)\n"
 "      --dir DIR        the build directory holding tests/ (default: the runner's own)\n"
+"      --variant NAME   other semantics on the same kernel and PMUs (e.g. vhe): the\n"
+"                       profile becomes <profile>-NAME, with a baseline of its own\n"
 "  -h, --help           this text\n"
 "\n"
 "exit: 0 no regression, 1 a regression or failure, 2 usage or setup error\n",
@@ -118,7 +120,7 @@ static int cpus(void)
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum { O_TIMEOUT = 256, O_TIMEOUTS, O_BASELINE, O_EXPECTED, O_RECORD, O_RESULTS,
-	       O_JUNIT, O_BISECT, O_DIR };
+	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT };
 	static const struct option lo[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "test", required_argument, NULL, 't' },
@@ -135,6 +137,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "junit", required_argument, NULL, O_JUNIT },
 		{ "bisect", no_argument, NULL, O_BISECT },
 		{ "dir", required_argument, NULL, O_DIR },
+		{ "variant", required_argument, NULL, O_VARIANT },
 		{ 0 },
 	};
 	int c;
@@ -199,6 +202,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_DIR:
 			o->dir = optarg;
 			break;
+		case O_VARIANT:
+			if (!*optarg || strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(optarg))
+				fail_usage("--variant: expected a name of [a-z0-9_], got \"%s\"", optarg);
+			o->variant = optarg;
+			break;
 		case ':':
 			fail_usage("%s needs an argument", argv[optind - 1]);
 		default:
@@ -259,7 +267,7 @@ static int cmd_info(int argc, char **argv)
 		o.dir = self_dir();
 	if (!o.expected)
 		o.expected = xasprintf("%s/../expected", o.dir);
-	kernel_identify(&k);
+	kernel_identify(&k, o.variant);
 	exact = baseline_path(o.expected, &k);
 	found = baseline_find(o.expected, &k, &fallback);
 	printf("release: %s\narch: %s\nkernel: %d.%d\nprofile: %s\n", k.release, k.arch, k.major,

@@ -95,7 +95,7 @@ void profile_detect(char *out, size_t len)
 	strv_free(&names);
 }
 
-void kernel_identify(struct kernel_id *k)
+void kernel_identify(struct kernel_id *k, const char *variant)
 {
 	struct utsname u;
 
@@ -107,4 +107,9 @@ void kernel_identify(struct kernel_id *k)
 	if (sscanf(k->release, "%d.%d", &k->major, &k->minor) != 2)
 		k->major = k->minor = 0;
 	profile_detect(k->profile, sizeof(k->profile));
+	if (variant) {
+		size_t n = strlen(k->profile);
+
+		snprintf(k->profile + n, sizeof(k->profile) - n, "-%s", variant);
+	}
 }

@@ -9,7 +9,12 @@ struct kernel_id;
 
 /* "nohw", "cpu", "armv8_pmuv3", "cpu_atom+cpu_core", ... $PERFCONF_PMU_SYSFS overrides the sysfs directory (tests). */
 void profile_detect(char *out, size_t len);
-/* Release, arch, major.minor and profile of the running kernel. */
-void kernel_identify(struct kernel_id *k);
+/*
+ * Release, arch, major.minor and profile of the running kernel. A variant
+ * (NULL: none) names other semantics on the same kernel and PMUs, such as
+ * "vhe": the profile becomes "<profile>-<variant>", so the baseline, its
+ * fallback and the results directory are the variant's own.
+ */
+void kernel_identify(struct kernel_id *k, const char *variant);
 
 #endif

@@ -91,7 +91,7 @@ int cmd_run(struct opts *o)
 		o->dir = self_dir();
 	if (!o->expected)
 		o->expected = xasprintf("%s/../expected", o->dir);
-	kernel_identify(&k);
+	kernel_identify(&k, o->variant);
 
 	if (discover(o->dir, &o->sel, &jobs, &n, err, sizeof(err))) {
 		warnx_("%s", err);

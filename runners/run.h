@@ -12,6 +12,7 @@ struct opts {
 	struct selection sel;
 	bool list, verbose, bisect, record;
 	char *record_file, *baseline, *junit, *results, *dir, *expected, *timeouts;
+	char *variant;		/* --variant: appended to the profile */
 	double timeout;
 	bool timeout_given;
 };

@@ -220,6 +220,38 @@ TEST_F(base, fallback_to_nearest_older_kernel)
 	EXPECT_TRUE(strstr(self->r.out, "nearest older") == NULL) SHOW(&self->r);
 }
 
+/*
+ * --variant vhe: the profile is <profile>-vhe, with a baseline of its own;
+ * the plain one (same kernel, same PMUs) is never taken for it.
+ */
+TEST_F(base, variant_has_its_own_baseline)
+{
+	char own[PATH_MAX];
+
+	write_baseline(&self->t, self->exact, "attr/size:global.broken FAIL", "attr/size:global.broken PASS");
+	/* no baseline of its own: every case is new (the FAIL too), none a regression */
+	fk_run(&self->t, &self->r, "--variant", "vhe");
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "-vhe") != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# new cases") != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# regressions") == NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r, "--variant", "vhe", "--record");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	fk_res_free(&self->r);
+	snprintf(own, sizeof(own), "%.*s-vhe.txt", (int)(strlen(self->exact) - 4), self->exact);
+	EXPECT_EQ(0, access(own, F_OK)) TH_LOG("%s not recorded", own);
+	fk_run(&self->t, &self->r, "--variant", "vhe");
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);	/* its own baseline pins the FAIL */
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);	/* the plain one says PASS */
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r, "--variant", "VHE");
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "--variant: expected a name of [a-z0-9_]") != NULL) SHOW(&self->r);
+}
+
 TEST_F(base, no_baseline_at_all)
 {
 	fk_run(&self->t, &self->r, "-t", "abi");

@@ -179,12 +179,11 @@ id=$(sed -n "s/^$M id //p" "$log" | head -n 1)
 profile=-
 if [ -n "$id" ]; then
 	set -- $id
-	dirname="$1-$2-$3"
+	dirname="$1-$2-$3"	# the profile carries the variant (-vhe)
 	profile=$3
 else
-	dirname="$release-$(case $arch in arm64) echo aarch64 ;; *) echo "$arch" ;; esac)-unknown"
+	dirname="$release-$(case $arch in arm64) echo aarch64 ;; *) echo "$arch" ;; esac)-unknown${variant:+-$variant}"
 fi
-[ -n "$variant" ] && dirname="$dirname-$variant"
 res=$results_root/$dirname
 rm -rf "$res" && mkdir -p "$res"
 cp "$log" "$res/console.log"

@@ -79,31 +79,22 @@ dmesg | grep -iE 'started at EL|VHE|hw perfevents|Performance Events' | sed 's/^
 mkdir -p /pc/results /pc/record
 
 if [ -x build/perfconf ]; then
-	prof=$(build/perfconf info | sed -n 's/^profile: //p')
-	rec=$(build/perfconf info | sed -n 's/^record target: //p')
-	[ -n "$prof" ] || prof=$(profile)
+	# A variant (vhe: same arch, kernel and PMU as the plain target, other
+	# semantics) makes the runner's profile <profile>-<variant>: a baseline
+	# of its own, <arch>-<M.m>-<profile>-<variant>.txt.
+	set -- --results /pc/results -j "$JOBS" ${VARIANT:+--variant "$VARIANT"}
+	prof=$(build/perfconf info "$@" | sed -n 's/^profile: //p')
+	rec=$(build/perfconf info "$@" | sed -n 's/^record target: //p')
+	[ -n "$prof" ] || prof=$(profile)${VARIANT:+-$VARIANT}
 	echo "$M id $(uname -r) $(uname -m) $prof"
-	set -- --results /pc/results -j "$JOBS"
-	if [ -n "$VARIANT" ]; then
-		# Same arch, kernel and PMU as the plain target, other semantics:
-		# a baseline of its own, <arch>-<M.m>-<profile>-<variant>.txt.
-		base=${rec%.txt}-$VARIANT.txt
-		if [ -f "$base" ]; then
-			set -- "$@" --baseline "$base"
-		else
-			set -- "$@" --expected /pc/no-baseline-for-$VARIANT
-		fi
-	else
-		base=$rec
-	fi
-	[ "$RECORD" = 1 ] && set -- "$@" --record="/pc/record/${base##*/}"
+	[ "$RECORD" = 1 ] && set -- "$@" --record="/pc/record/${rec##*/}"
 	echo "# perfconf $* $PERFCONF_ARGS"
 	# shellcheck disable=SC2086
 	build/perfconf "$@" $PERFCONF_ARGS </dev/null
 	rc=$?
 else
 	# No runner (yet): every binary directly, its TAP kept whole.
-	echo "$M id $(uname -r) $(uname -m) $(profile)"
+	echo "$M id $(uname -r) $(uname -m) $(profile)${VARIANT:+-$VARIANT}"
 	out=/pc/results/ktap.txt
 	bins=$(find build/tests -type f | sort)
 	n=$(echo "$bins" | grep -c .)

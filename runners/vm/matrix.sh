@@ -128,7 +128,7 @@ t_end=$(date +%s.%N)
 
 # 4. The table.
 bad=0
-printf '\n%-16s %-24s %-12s %6s %6s %6s %5s %6s %6s  %s\n' target kernel profile passed failed skipped regr boot_s wall_s status
+printf '\n%-16s %-24s %-16s %6s %6s %6s %5s %6s %6s  %s\n' target kernel profile passed failed skipped regr boot_s wall_s status
 for t in $targets; do
 	f=$vm/run/$t/vm.txt
 	unset status release profile passed failed skipped regressions boot_s wall_s
@@ -137,7 +137,7 @@ for t in $targets; do
 		eval "$(grep -E '^(status|release|profile|passed|failed|skipped|regressions|boot_s|wall_s)=' "$f" | sed "s/=\(.*\)/='\1'/")"
 	fi
 	status=${status:-error}
-	printf '%-16s %-24s %-12s %6s %6s %6s %5s %6s %6s  %s\n' "$t" "${release:--}" "${profile:--}" "${passed:--}" \
+	printf '%-16s %-24s %-16s %6s %6s %6s %5s %6s %6s  %s\n' "$t" "${release:--}" "${profile:--}" "${passed:--}" \
 		"${failed:--}" "${skipped:--}" "${regressions:--}" "${boot_s:--}" "${wall_s:--}" "$status"
 	[ "$status" = ok ] || bad=1
 done
