@@ -48,6 +48,7 @@ opts=(
 	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
 	-o "Acquire::Languages=none"
 	-o "Acquire::Check-Valid-Until=false"
+	-o "Acquire::Retries=3"
 	-o "APT::Sandbox::User=root"
 	-q
 )

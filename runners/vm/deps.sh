@@ -26,8 +26,8 @@ if [ -n "$missing" ]; then
 	fi
 	echo "matrix: installing$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null || { echo "matrix: apt-get update failed" >&2; exit 2; }
+	apt-get -o Acquire::Retries=3 update -q >/dev/null || { echo "matrix: apt-get update failed" >&2; exit 2; }
 	# shellcheck disable=SC2086
-	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+	apt-get -o Acquire::Retries=3 install -y -q --no-install-recommends $missing >/dev/null ||
 		{ echo "matrix: apt-get install$missing failed" >&2; exit 2; }
 fi
