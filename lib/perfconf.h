@@ -18,6 +18,7 @@
 #include "abi.h"
 #include "capture.h"
 #include "event.h"
+#include "instrument.h"
 #include "kernel.h"
 #include "observe.h"
 #include "pmu.h"
@@ -50,6 +51,26 @@
 	char v_ = pc_kernel_config(option); \
 	if (v_ == 'n' || (v_ == 0 && pc_kernel_config_available())) \
 		SKIP(return, "%s is not set in this kernel", option); \
+} while (0)
+
+/*
+ * This machine cannot test the case: the environment refuses what it needs
+ * (a permission, a file the kernel build did not ship). The runner reads
+ * the reason's "blocked" as the status BLOCKED: a warning, never the
+ * kernel's regression. Not for a feature the kernel lacks (that is a SKIP).
+ */
+#define BLOCKED(fmt, ...) SKIP(return, "blocked: " fmt, ##__VA_ARGS__)
+
+/*
+ * A case that measures with an instrument (instrument.h) whose own subject
+ * is something else: blocked when the instrument's probe found it broken
+ * on this machine; the reason names what failed and where the root cause
+ * shows.
+ */
+#define REQUIRE_INSTRUMENT(i) do { \
+	const struct pc_instrument_probe *p_ = pc_instrument(i); \
+	if (p_->state == PC_INSTR_BROKEN) \
+		SKIP(return, "blocked by %s: %s", pc_instrument_name(i), p_->why); \
 } while (0)
 
 /* SKIP when an open failed because the feature or hardware is not here. */
