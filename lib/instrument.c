@@ -116,8 +116,13 @@ static void probe_breakpoints(struct pc_instrument_probe *p)
 {
 	struct perfconf_attr x = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, sizeof(long));
 	struct perfconf_attr w = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched));
-	long long calls = breakpoint_hits(&x, call_target);
-	long long writes = calls < 0 ? calls : breakpoint_hits(&w, write_variable);
+	long long calls, writes;
+
+	/* User-only, so that the probe opens for an unprivileged identity too. */
+	x.exclude_kernel = w.exclude_kernel = 1;
+	x.exclude_hv = w.exclude_hv = 1;
+	calls = breakpoint_hits(&x, call_target);
+	writes = calls < 0 ? calls : breakpoint_hits(&w, write_variable);
 
 	if (calls < 0 || writes < 0) {
 		set(p, PC_INSTR_ABSENT, "a breakpoint does not open here (%s)",
@@ -157,16 +162,21 @@ static void probe_sched_fifo(struct pc_instrument_probe *p)
 const struct pc_instrument_probe *pc_instrument(enum pc_instrument i)
 {
 	static struct pc_instrument_probe unknown = { PC_INSTR_ABSENT, "unknown instrument" };
+	static struct pc_instrument_probe forced[PC_INSTR_COUNT];
 	struct pc_instrument_probe *p;
 
 	if (i >= PC_INSTR_COUNT)
 		return &unknown;
+	/* Read each time, before the cache: a test may set it for one case. */
+	if (forced_broken(names[i])) {
+		set(&forced[i], PC_INSTR_BROKEN, "forced broken by %s=%s", PC_BROKEN_ENV,
+		    getenv(PC_BROKEN_ENV));
+		return &forced[i];
+	}
 	p = &cache->probe[i];
 	if (cache->done[i])
 		return p;
-	if (forced_broken(names[i]))
-		set(p, PC_INSTR_BROKEN, "forced broken by %s=%s", PC_BROKEN_ENV, getenv(PC_BROKEN_ENV));
-	else if (i == PC_INSTR_BREAKPOINTS)
+	if (i == PC_INSTR_BREAKPOINTS)
 		probe_breakpoints(p);
 	else
 		probe_sched_fifo(p);

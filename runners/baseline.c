@@ -25,6 +25,9 @@ const char *verdict_label(enum verdict_kind k)
 	case V_NEW_FAILURE: return "new failure";
 	case V_GONE: return "gone";
 	case V_FIXED: return "fixed";
+	case V_BLOCKED: return "blocked";
+	case V_NEW_OBS: return "new observation";
+	case V_TRANSIT: return "ABI growth in transit";
 	}
 	return "?";
 }
@@ -78,26 +81,84 @@ char *describe_change(const struct record *e, const struct record *o)
 	return all;
 }
 
+/* A value of e that o changed or no longer reports. */
+static bool obs_lost_or_changed(const struct record *e, const struct record *o)
+{
+	for (size_t i = 0; i < e->nobs; i++) {
+		const char *v = record_obs(o, e->obs[i].key);
+
+		if (!v || strcmp(v, e->obs[i].value))
+			return true;
+	}
+	return false;
+}
+
 void judge(struct recset *base, const struct record *o, struct verdict *v)
 {
 	struct record *e = base ? recset_find(base, o->id) : NULL;
 
 	memset(v, 0, sizeof(*v));
+	if (e) {
+		e->seen = true;
+		v->exp = e;
+		v->detail = describe_change(e, o);
+	}
+	if (o->st == ST_BLOCKED) {
+		v->kind = e && e->st == ST_BLOCKED ? V_SAME : V_BLOCKED;
+		return;
+	}
 	if (!e) {
 		v->kind = status_bad(o->st) ? V_NEW_FAILURE : V_NEW;
 		return;
 	}
-	e->seen = true;
-	v->exp = e;
-	v->detail = describe_change(e, o);
 	if (e->st == o->st)
-		v->kind = v->detail ? V_REGRESSION : status_bad(o->st) ? V_KNOWN : V_SAME;
+		v->kind = obs_lost_or_changed(e, o) ? V_REGRESSION
+			: status_bad(o->st) ? V_KNOWN : v->detail ? V_NEW_OBS : V_SAME;
 	else if (status_bad(o->st) || e->st == ST_PASS)
 		v->kind = V_REGRESSION;
 	else if (o->st == ST_PASS || (status_bad(e->st) && o->st == ST_XFAIL))
 		v->kind = V_IMPROVEMENT;
 	else
 		v->kind = V_CHANGED;
+}
+
+/*
+ * Whether every value of o equals the older baseline's (e, may be NULL) or
+ * the newer one's (n): its status, each observation, each one it no
+ * longer reports.
+ */
+static bool in_transit(const struct record *e, const struct record *n, const struct record *o)
+{
+	if (o->st != n->st && !(e && o->st == e->st))
+		return false;
+	for (size_t i = 0; i < o->nobs; i++) {
+		const char *nv = record_obs(n, o->obs[i].key), *ev = e ? record_obs(e, o->obs[i].key) : NULL;
+
+		if (!(nv && !strcmp(nv, o->obs[i].value)) && !(ev && !strcmp(ev, o->obs[i].value)))
+			return false;
+	}
+	for (size_t i = 0; e && i < e->nobs; i++)
+		if (!record_obs(o, e->obs[i].key) && record_obs(n, e->obs[i].key))
+			return false;
+	return true;
+}
+
+void judge_between(struct recset *older, const struct recset *newer, const struct record *o,
+		   struct verdict *v)
+{
+	const struct record *n;
+	char *was;
+
+	judge(older, o, v);
+	if (!newer || !verdict_fails(v->kind))
+		return;
+	n = recset_find(newer, o->id);
+	if (!n || !in_transit(v->exp, n, o))
+		return;
+	was = v->detail ? v->detail : xasprintf("%s, not in the older baseline", status_name(o->st));
+	v->detail = xasprintf("%s; as in %s", was, newer->path);
+	v->kind = V_TRANSIT;
+	free(was);
 }
 
 char *baseline_path(const char *dir, const struct kernel_id *k)
@@ -120,12 +181,39 @@ static bool parse_name(const char *name, const struct kernel_id *k, int *major, 
 	return nl == pl + 4 && !strncmp(name, k->profile, pl) && !strcmp(name + pl, ".txt");
 }
 
+/* The nearest kernel of the same arch and profile below (or above) k, or NULL. */
+static char *nearest(const char *dir, const struct kernel_id *k, bool newer)
+{
+	char *best = NULL;
+	int bmaj = -1, bmin = -1;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		int maj, min, side;
+
+		if (!parse_name(e->d_name, k, &maj, &min))
+			continue;
+		side = maj != k->major ? maj - k->major : min - k->minor;
+		if (side == 0 || (side > 0) != newer)
+			continue;
+		if (!best || (newer ? (maj < bmaj || (maj == bmaj && min < bmin))
+				    : (maj > bmaj || (maj == bmaj && min > bmin)))) {
+			bmaj = maj;
+			bmin = min;
+			free(best);
+			best = xasprintf("%s/%s", dir, e->d_name);
+		}
+	}
+	closedir(d);
+	return best;
+}
+
 char *baseline_find(const char *dir, const struct kernel_id *k, bool *fallback)
 {
-	char *exact = baseline_path(dir, k), *best = NULL;
-	int bmaj = -1, bmin = -1;
-	DIR *d;
-	struct dirent *e;
+	char *exact = baseline_path(dir, k), *best;
 	FILE *f = fopen(exact, "r");
 
 	*fallback = false;
@@ -134,26 +222,14 @@ char *baseline_find(const char *dir, const struct kernel_id *k, bool *fallback)
 		return exact;
 	}
 	free(exact);
-	d = opendir(dir);
-	if (!d)
-		return NULL;
-	while ((e = readdir(d))) {
-		int maj, min;
-
-		if (!parse_name(e->d_name, k, &maj, &min))
-			continue;
-		if (maj > k->major || (maj == k->major && min >= k->minor))
-			continue;	/* newer: never */
-		if (maj > bmaj || (maj == bmaj && min > bmin)) {
-			bmaj = maj;
-			bmin = min;
-			free(best);
-			best = xasprintf("%s/%s", dir, e->d_name);
-		}
-	}
-	closedir(d);
+	best = nearest(dir, k, false);
 	*fallback = best != NULL;
 	return best;
+}
+
+char *baseline_find_newer(const char *dir, const struct kernel_id *k)
+{
+	return nearest(dir, k, true);
 }
 
 static void list_section(FILE *out, const char *title, struct strv *lines)
@@ -188,11 +264,13 @@ int baseline_diff(struct recset *a, struct recset *b, FILE *out)
 			break;
 		case V_NEW:
 		case V_NEW_FAILURE:
+		added:
 			record_format(r, &line);
 			strv_add(&added, line);
 			free(line);
 			break;
 		case V_REGRESSION:
+		case V_NEW_OBS:
 			o = describe_obs(v.exp, r, true);
 			if (v.exp->st == r->st)
 				strv_addf(&obs, "%s: %s", r->id, o);
@@ -205,6 +283,8 @@ int baseline_diff(struct recset *a, struct recset *b, FILE *out)
 			strv_addf(&better, "%s: %s -> %s", r->id, status_name(v.exp->st), status_name(r->st));
 			break;
 		default:
+			if (!v.exp)
+				goto added;	/* a new BLOCKED case */
 			strv_addf(&changed, "%s: %s -> %s", r->id, status_name(v.exp->st), status_name(r->st));
 			break;
 		}

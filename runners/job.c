@@ -77,7 +77,7 @@ void job_outcome(struct job *j)
 
 	for (size_t i = 0; i < t->ncases; i++) {
 		any_bad |= status_bad(t->cases[i].r.st);
-		all_skip &= t->cases[i].r.st == ST_SKIP;
+		all_skip &= status_skipped(t->cases[i].r.st);
 	}
 	no_tap = !t->version && t->plan < 0 && t->ncases == 0;
 
@@ -167,11 +167,11 @@ void job_outcome(struct job *j)
 	/* Case order stays as run (the results file sorts). */
 }
 
-void job_judge(struct job *j, struct recset *base)
+void job_judge(struct job *j, struct recset *base, const struct recset *newer)
 {
 	j->verdicts = xcalloc(j->recs.n, sizeof(*j->verdicts));
 	for (size_t i = 0; i < j->recs.n; i++)
-		judge(base, &j->recs.v[i], &j->verdicts[i]);
+		judge_between(base, newer, &j->recs.v[i], &j->verdicts[i]);
 }
 
 const struct verdict *job_case_verdict(const struct job *j, size_t case_index)

@@ -53,6 +53,7 @@ static const char *directive(enum status st)
 {
 	switch (st) {
 	case ST_SKIP: return "SKIP";
+	case ST_BLOCKED: return "SKIP";	/* its reason starts with "blocked" */
 	case ST_XFAIL: return "XFAIL";
 	case ST_TIMEOUT: return "TIMEOUT";
 	case ST_ERROR: return "ERROR";
@@ -65,7 +66,7 @@ static void result_line(struct sbuf *out, const char *indent, size_t num, const 
 			enum status st, const char *reason)
 {
 	const char *d = directive(st);
-	bool ok = st == ST_PASS || st == ST_SKIP || st == ST_XFAIL;
+	bool ok = st == ST_PASS || status_skipped(st) || st == ST_XFAIL;
 
 	if (!d && reason && *reason) {
 		char *r = xasprintf("%s: %s", name, reason);

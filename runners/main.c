@@ -62,6 +62,9 @@ static void usage(FILE *f)
 "                       (default <dir>/results/<release>-<arch>-<profile>)\n"
 "      --junit FILE     also write JUnit XML\n"
 "      --bisect         exit 0 good, 1 bad, 125 cannot test (git bisect run)\n"
+"      --gate WHAT      what fails the run: \"baseline\" (default: any regression or new\n"
+"                       failure) or \"suite\" (only the suite's own faults: ERROR,\n"
+"                       TIMEOUT, a binary not found; differences are shown)\n"
 "      --dir DIR        the build directory holding tests/ (default: the runner's own)\n"
 "      --variant NAME   other semantics on the same kernel and PMUs (e.g. vhe): the\n"
 "                       profile becomes <profile>-NAME, with a baseline of its own\n"
@@ -120,7 +123,7 @@ static int cpus(void)
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum { O_TIMEOUT = 256, O_TIMEOUTS, O_BASELINE, O_EXPECTED, O_RECORD, O_RESULTS,
-	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT };
+	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT, O_GATE };
 	static const struct option lo[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "test", required_argument, NULL, 't' },
@@ -138,6 +141,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "bisect", no_argument, NULL, O_BISECT },
 		{ "dir", required_argument, NULL, O_DIR },
 		{ "variant", required_argument, NULL, O_VARIANT },
+		{ "gate", required_argument, NULL, O_GATE },
 		{ 0 },
 	};
 	int c;
@@ -206,6 +210,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			if (!*optarg || strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(optarg))
 				fail_usage("--variant: expected a name of [a-z0-9_], got \"%s\"", optarg);
 			o->variant = optarg;
+			break;
+		case O_GATE:
+			if (strcmp(optarg, "baseline") && strcmp(optarg, "suite"))
+				fail_usage("--gate: expected \"baseline\" or \"suite\", got \"%s\"", optarg);
+			o->gate_suite = !strcmp(optarg, "suite");
 			break;
 		case ':':
 			fail_usage("%s needs an argument", argv[optind - 1]);

@@ -11,6 +11,7 @@
 static const char *const names[ST__COUNT] = {
 	[ST_PASS] = "PASS", [ST_FAIL] = "FAIL", [ST_SKIP] = "SKIP",
 	[ST_XFAIL] = "XFAIL", [ST_TIMEOUT] = "TIMEOUT", [ST_ERROR] = "ERROR",
+	[ST_BLOCKED] = "BLOCKED",
 };
 
 const char *status_name(enum status st)
@@ -29,6 +30,11 @@ enum status status_parse(const char *name)
 bool status_bad(enum status st)
 {
 	return st == ST_FAIL || st == ST_TIMEOUT || st == ST_ERROR;
+}
+
+bool status_skipped(enum status st)
+{
+	return st == ST_SKIP || st == ST_BLOCKED;
 }
 
 bool obs_key_valid(const char *k)

@@ -11,13 +11,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum status { ST_PASS, ST_FAIL, ST_SKIP, ST_XFAIL, ST_TIMEOUT, ST_ERROR, ST__COUNT };
+/*
+ * ST_BLOCKED: this machine cannot test the case (an instrument it needs is
+ * broken here, or the environment refuses what it needs). In KTAP it is a
+ * SKIP whose reason starts with "blocked"; in baselines and results, BLOCKED.
+ */
+enum status { ST_PASS, ST_FAIL, ST_SKIP, ST_XFAIL, ST_TIMEOUT, ST_ERROR, ST_BLOCKED, ST__COUNT };
 
 const char *status_name(enum status st);
 /* ST__COUNT when `name` is not a status. */
 enum status status_parse(const char *name);
 /* FAIL, TIMEOUT or ERROR: something went wrong. */
 bool status_bad(enum status st);
+/* SKIP or BLOCKED: the case did not run its assertions. */
+bool status_skipped(enum status st);
 
 struct obs {
 	char *key, *value;

@@ -10,13 +10,34 @@
 
 #define LIST_MAX 25	/* lines per summary section (results.txt has them all) */
 
+/* The cause named `text` ("<name>: <why>"), added when new. */
+static struct cause *cause_of(struct summary *s, const char *text)
+{
+	const char *colon = strstr(text, ": ");
+	size_t len = colon ? (size_t)(colon - text) : strlen(text);
+
+	for (size_t i = 0; i < s->ncauses; i++)
+		if (strlen(s->causes[i].name) == len && !strncmp(s->causes[i].name, text, len))
+			return &s->causes[i];
+	grow(&s->causes, &s->causes_cap, s->ncauses + 1, sizeof(*s->causes));
+	s->causes[s->ncauses] = (struct cause){ .name = xstrndup(text, len),
+						 .why = xstrdup(colon ? colon + 2 : "") };
+	return &s->causes[s->ncauses++];
+}
+
 void summary_add_job(struct summary *s, const struct job *j)
 {
 	for (size_t i = 0; i < j->recs.n; i++) {
 		const struct record *r = &j->recs.v[i];
 		const struct verdict *v = &j->verdicts[i];
+		const struct tcase *c = i < j->tap.ncases ? &j->tap.cases[i] : NULL;
+		const char *reason = c && c->reason ? c->reason : "";
 
 		s->cases++;
+		if (r->st == ST_ERROR || r->st == ST_TIMEOUT)
+			s->faults++;
+		if ((verdict_fails(v->kind) || status_bad(r->st)) && c && c->cause)
+			cause_of(s, c->cause)->failed++;
 		switch (v->kind) {
 		case V_REGRESSION:
 			strv_addf(&s->regressions, "%s: %s", r->id, v->detail);
@@ -39,10 +60,28 @@ void summary_add_job(struct summary *s, const struct job *j)
 		case V_NEW:
 			strv_addf(&s->new_cases, "%s %s", r->id, status_name(r->st));
 			break;
+		case V_NEW_OBS:
+			strv_addf(&s->new_obs, "%s: %s", r->id, v->detail);
+			break;
+		case V_TRANSIT:
+			strv_addf(&s->transit, "%s: %s", r->id, v->detail);
+			break;
+		case V_BLOCKED:
+			if (!strncmp(reason, "blocked by ", 11)) {
+				struct cause *k = cause_of(s, reason + 11);
+
+				k->blocked++;
+				strv_addf(&s->blocked, "%s (by %s)", r->id, k->name);
+			} else {
+				strv_addf(&s->blocked, "%s: %s", r->id, reason);
+			}
+			break;
 		default:
 			break;
 		}
-		if (r->st == ST_SKIP)
+		if (status_bad(r->st))
+			continue;	/* a failure in transit: counted in none of the three */
+		if (status_skipped(r->st))
 			s->skipped++;
 		else
 			s->passed++;	/* PASS and XFAIL */
@@ -72,6 +111,7 @@ void summary_add_gone(struct summary *s, const struct recset *base, const struct
 		else
 			strv_addf(&s->gone, "%s %s%s", e->id, status_name(e->st),
 				  ran ? "" : " (binary not found)");
+		s->faults += !ran && !strchr(e->id, ':');
 	}
 }
 
@@ -98,13 +138,21 @@ static void section(struct sbuf *out, const char *title, const struct strv *l)
 	}
 }
 
-void summary_print(struct sbuf *out, const struct summary *s)
+size_t summary_failures(const struct summary *s, bool gate_suite)
+{
+	return gate_suite ? s->faults : s->failed;
+}
+
+void summary_print(struct sbuf *out, const struct summary *s, bool gate_suite)
 {
 	section(out, "regressions", &s->regressions);
 	section(out, "new failures", &s->new_failures);
 	section(out, "known failures, as in the baseline", &s->known_failures);
+	section(out, "ABI growth in transit: as in the newer baseline, not regressions", &s->transit);
+	section(out, "blocked: this machine cannot test them, not regressions", &s->blocked);
 	section(out, "improvements", &s->improvements);
 	section(out, "other changes", &s->changes);
+	section(out, "new observations, not in the baseline", &s->new_obs);
 	section(out, "fixed", &s->fixed);
 	section(out, "new cases, not in the baseline", &s->new_cases);
 	section(out, "gone: in the baseline, not reported", &s->gone);
@@ -115,7 +163,24 @@ void summary_print(struct sbuf *out, const struct summary *s)
 		ktap_diag(out, "", k);
 		free(k);
 	}
-	sb_printf(out, "%zu passed, %zu failed, %zu skipped\n", s->passed, s->failed, s->skipped);
+	for (size_t i = 0; i < s->ncauses; i++) {
+		const struct cause *c = &s->causes[i];
+		char *l = xasprintf("one cause, %s: %s: %zu failed, %zu blocked", c->name, c->why,
+				    c->failed, c->blocked);
+
+		ktap_diag(out, "", l);
+		free(l);
+	}
+	if (gate_suite) {
+		char *l = xasprintf("--gate suite: %zu difference%s from the baseline shown, not gating; "
+				    "%zu fault%s of the suite itself (ERROR, TIMEOUT, a binary not found)",
+				    s->failed, s->failed == 1 ? "" : "s", s->faults, s->faults == 1 ? "" : "s");
+
+		ktap_diag(out, "", l);
+		free(l);
+	}
+	sb_printf(out, "%zu passed, %zu failed, %zu skipped\n", s->passed, summary_failures(s, gate_suite),
+		  s->skipped);
 }
 
 void summary_free(struct summary *s)
@@ -128,13 +193,21 @@ void summary_free(struct summary *s)
 	strv_free(&s->new_cases);
 	strv_free(&s->gone);
 	strv_free(&s->fixed);
+	strv_free(&s->blocked);
+	strv_free(&s->new_obs);
+	strv_free(&s->transit);
+	for (size_t i = 0; i < s->ncauses; i++) {
+		free(s->causes[i].name);
+		free(s->causes[i].why);
+	}
+	free(s->causes);
 }
 
 char *results_header(const struct kernel_id *k, const char *what)
 {
 	return xasprintf("# perfconf %s: %s %d.%d %s\n"
 			 "# recorded on: %s (%s, profile %s)\n"
-			 "# <case-id> <PASS|FAIL|SKIP|XFAIL|TIMEOUT|ERROR> [observation=value]...\n",
+			 "# <case-id> <PASS|FAIL|SKIP|XFAIL|TIMEOUT|ERROR|BLOCKED> [observation=value]...\n",
 			 what, k->arch, k->major, k->minor, k->profile,
 			 k->release, k->arch, k->profile);
 }

@@ -10,10 +10,19 @@
 #include "discover.h"
 #include "runner.h"
 
+/* A root cause many cases share: an instrument broken on this machine. */
+struct cause {
+	char *name, *why;
+	size_t failed, blocked;
+};
+
 struct summary {
 	size_t passed, failed, skipped, known, cases;
+	size_t faults;		/* the suite's own: ERROR, TIMEOUT, a binary not found */
 	struct strv regressions, new_failures, known_failures, improvements, changes;
-	struct strv new_cases, gone, fixed;
+	struct strv new_cases, gone, fixed, blocked, new_obs, transit;
+	struct cause *causes;
+	size_t ncauses, causes_cap;
 };
 
 /* Count a finished, judged binary. */
@@ -21,8 +30,14 @@ void summary_add_job(struct summary *s, const struct job *j);
 /* Baseline entries of the selected binaries that no run reported. */
 void summary_add_gone(struct summary *s, const struct recset *base, const struct selection *sel,
 		      const struct job *jobs, size_t n);
-/* The details (as "# " lines), then "N passed, N failed, N skipped". */
-void summary_print(struct sbuf *out, const struct summary *s);
+/*
+ * The details (as "# " lines), then "N passed, N failed, N skipped".
+ * gate_suite (--gate suite): "failed" counts the suite's own faults only,
+ * and differences from the baseline are shown without failing the run.
+ */
+void summary_print(struct sbuf *out, const struct summary *s, bool gate_suite);
+/* The exit code's failure count under the gate. */
+size_t summary_failures(const struct summary *s, bool gate_suite);
 void summary_free(struct summary *s);
 
 /* The header of a results or baseline file. */

@@ -26,7 +26,7 @@ struct run {
 	struct opts *o;
 	struct job *jobs;
 	size_t n, printed;
-	struct recset *base;
+	struct recset *base, *newer;
 	FILE *ktap;
 };
 
@@ -56,7 +56,7 @@ static void job_done(void *ctx, struct job *j)
 		strv_addf(&j->notes, "cannot restore the sysctls saved in %s: %s",
 			  pc_sysctl_state_path(), strerror(-restored));
 	job_outcome(j);
-	job_judge(j, r->base);
+	job_judge(j, r->base, r->newer);
 	j->ktap = ktap_job(j, false);
 	j->ktap_verbose = ktap_job(j, true);
 	/* Print in order: this one and any finished ones after it. */
@@ -76,9 +76,9 @@ int cmd_run(struct opts *o)
 	struct job *jobs = NULL;
 	size_t n = 0;
 	struct timeouts tmo = { 0 };
-	struct recset base = { 0 };
-	bool have_base = false, fallback = false;
-	char err[1024], *base_path = NULL, *results_dir, *path, *header;
+	struct recset base = { 0 }, newer = { 0 };
+	bool have_base = false, have_newer = false, fallback = false;
+	char err[1024], *base_path = NULL, *newer_path = NULL, *results_dir, *path, *header;
 	struct sbuf head = { 0 }, tail = { 0 };
 	struct health h;
 	struct summary sum = { 0 };
@@ -137,6 +137,16 @@ int cmd_run(struct opts *o)
 		}
 		have_base = true;
 	}
+	/* A kernel between two baselines is judged against both (judge_between). */
+	if (have_base && fallback && !o->record)
+		newer_path = baseline_find_newer(o->expected, &k);
+	if (newer_path) {
+		if (recset_load(&newer, newer_path, err, sizeof(err))) {
+			warnx_("%s", err);
+			return exit_code(o, EXIT_SETUP);
+		}
+		have_newer = true;
+	}
 	if (!have_base && o->bisect && !o->record) {
 		warnx_("no baseline for %s %d.%d %s in %s: cannot judge (give --baseline)",
 		       k.arch, k.major, k.minor, k.profile, o->expected);
@@ -176,7 +186,10 @@ int cmd_run(struct opts *o)
 
 		ktap_diag(&head, "", l);
 		free(l);
-		if (have_base && fallback)
+		if (have_newer)
+			l = xasprintf("baseline: %s and %s, the kernels either side (there is none for %s %d.%d %s)",
+				      base_path, newer_path, k.arch, k.major, k.minor, k.profile);
+		else if (have_base && fallback)
 			l = xasprintf("baseline: %s (nearest older kernel: there is none for %s %d.%d %s)",
 				      base_path, k.arch, k.major, k.minor, k.profile);
 		else if (have_base)
@@ -211,6 +224,7 @@ int cmd_run(struct opts *o)
 	run.jobs = jobs;
 	run.n = n;
 	run.base = have_base ? &base : NULL;
+	run.newer = have_newer ? &newer : NULL;
 	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
 	if (h.orphan_log.n) {
 		/* The kernel complained while no binary ran: nobody to blame, still a failure. */
@@ -223,6 +237,7 @@ int cmd_run(struct opts *o)
 		}
 		strv_add(&sum.regressions, "(the kernel): a problem while no binary was running, see above");
 		sum.failed++;
+		sum.faults++;
 	}
 	health_close(&h);
 	strays = exec_kill_strays();
@@ -280,7 +295,7 @@ int cmd_run(struct opts *o)
 	if (o->junit && write_junit(o->junit, jobs, n, wall))
 		warnx_("cannot write %s: %s", o->junit, strerror(errno));
 
-	code = sum.failed ? EXIT_FAILED : EXIT_OK;
+	code = summary_failures(&sum, o->gate_suite) ? EXIT_FAILED : EXIT_OK;
 	if (o->record) {
 		char *target = o->record_file ? xstrdup(o->record_file)
 			     : o->baseline ? xstrdup(o->baseline) : baseline_path(o->expected, &k);
@@ -299,7 +314,7 @@ int cmd_run(struct opts *o)
 		free(header);
 		free(target);
 	}
-	summary_print(&tail, &sum);
+	summary_print(&tail, &sum, o->gate_suite);
 	emit(&run, tail.s, tail.s);
 	if (run.ktap)
 		fclose(run.ktap);
@@ -309,8 +324,10 @@ int cmd_run(struct opts *o)
 		job_free(&jobs[i]);
 	free(jobs);
 	recset_free(&base);
+	recset_free(&newer);
 	timeouts_free(&tmo);
 	free(base_path);
+	free(newer_path);
 	free(results_dir);
 	return exit_code(o, code);
 }

@@ -11,6 +11,7 @@ struct opts {
 	int jobs;
 	struct selection sel;
 	bool list, verbose, bisect, record;
+	bool gate_suite;	/* --gate suite: only the suite's own faults fail the run */
 	char *record_file, *baseline, *junit, *results, *dir, *expected, *timeouts;
 	char *variant;		/* --variant: appended to the profile */
 	double timeout;

@@ -3,9 +3,13 @@
  * Parsing a test binary's TAP as it streams in.
  *
  * Recognised lines (at column 0): "TAP version N" / "KTAP version N",
- * "1..N", "ok N desc [# DIRECTIVE reason]", "not ok N ...", and the
- * observation diagnostic "# OBS key=value". Everything else is a
- * diagnostic: kept (up to a cap) for the report, never fatal.
+ * "1..N", "ok N desc [# DIRECTIVE reason]", "not ok N ...", the
+ * observation diagnostic "# OBS key=value" and the cause diagnostic
+ * "# CAUSE <instrument>: <why>" (lib/instrument.h). A SKIP whose reason
+ * starts with "blocked" is BLOCKED. The harness's own lines about a case
+ * that timed out or died by a signal make that case TIMEOUT or ERROR.
+ * Everything else is a diagnostic: kept (up to a cap) for the report,
+ * never fatal.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -34,10 +38,13 @@ void tap_free(struct tap *t)
 	for (size_t i = 0; i < t->ncases; i++) {
 		record_free(&t->cases[i].r);
 		free(t->cases[i].reason);
+		free(t->cases[i].cause);
 	}
 	free(t->cases);
 	record_free(&t->pending);
 	free(t->harness_timeout);
+	free(t->harness_crash);
+	free(t->pending_cause);
 	sb_free(&t->log);
 	for (size_t i = 0; i < TAP_TAIL; i++)
 		free(t->tail[i]);
@@ -156,6 +163,9 @@ static bool parse_result(struct tap *t, char *line)
 			reason = directive;	/* no directive: all of it is the reason */
 		if (!*reason)
 			reason = NULL;
+		if (st == ST_SKIP && reason && !strncmp(reason, "blocked", 7) &&
+		    (reason[7] == ':' || reason[7] == ' '))
+			st = ST_BLOCKED;
 	}
 
 	if (t->ncases >= TAP_CASES_MAX) {
@@ -189,8 +199,18 @@ static bool parse_result(struct tap *t, char *line)
 	}
 	free(t->harness_timeout);
 	t->harness_timeout = NULL;
-	c->r.st = st;
 	c->reason = reason ? xstrdup(reason) : NULL;
+	if (t->harness_crash && !strcmp(t->harness_crash, c->r.id) && st == ST_FAIL) {
+		st = ST_ERROR;
+		free(c->reason);
+		c->reason = xasprintf("killed by signal %d (%s)", t->crash_signal,
+				      signal_name(t->crash_signal));
+	}
+	free(t->harness_crash);
+	t->harness_crash = NULL;
+	c->r.st = st;
+	c->cause = t->pending_cause;
+	t->pending_cause = NULL;
 	record_sort_obs(&c->r);
 	t->ncases++;
 	return true;
@@ -230,7 +250,9 @@ static void process_line(struct tap *t, char *line)
 {
 	size_t n = strlen(line);
 	static const char timeout_tail[] = ": Test terminated by timeout";
+	static const char crash_mid[] = ": Test terminated unexpectedly by signal ";
 	const size_t tl = sizeof(timeout_tail) - 1;
+	const char *crash;
 
 	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
 		line[--n] = 0;
@@ -266,14 +288,24 @@ static void process_line(struct tap *t, char *line)
 		}
 	}
 	if (line[0] == '#') {
-		parse_obs(t, line);
-		if (n > tl && !strcmp(line + n - tl, timeout_tail)) {
-			const char *name = line + 1;
+		const char *name = line + 1;
 
-			while (*name == ' ')
-				name++;
+		while (*name == ' ')
+			name++;
+		parse_obs(t, line);
+		if (!strncmp(line, "# CAUSE ", 8) && line[8]) {
+			free(t->pending_cause);
+			t->pending_cause = xstrdup(line + 8);
+		}
+		if (n > tl && !strcmp(line + n - tl, timeout_tail)) {
 			free(t->harness_timeout);
 			t->harness_timeout = xstrndup(name, line + n - tl - name);
+		}
+		crash = strstr(line, crash_mid);
+		if (crash && isdigit((unsigned char)crash[sizeof(crash_mid) - 1])) {
+			free(t->harness_crash);
+			t->harness_crash = xstrndup(name, crash - name);
+			t->crash_signal = atoi(crash + sizeof(crash_mid) - 1);
 		}
 	}
 	log_diag(t, line);

@@ -21,6 +21,7 @@
 struct tcase {
 	struct record r;	/* id: the case name, e.g. "global.size_zero" */
 	char *reason;		/* text after the directive, or NULL */
+	char *cause;		/* "<instrument>: <why>" from a "# CAUSE" line, or NULL */
 };
 
 /*
@@ -38,6 +39,9 @@ struct tap {
 	size_t ncases, cases_cap;
 	struct record pending;	/* observations waiting for their result line */
 	char *harness_timeout;	/* "<case>: Test terminated by timeout" seen */
+	char *harness_crash;	/* "<case>: Test terminated unexpectedly by signal N" seen */
+	int crash_signal;
+	char *pending_cause;	/* a "# CAUSE" line waiting for its result line */
 
 	struct sbuf log;
 	size_t log_max;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Baselines: record, compare (regressions, known failures, improvements,
- * new and gone cases), the fallback to an older kernel, --baseline,
- * `perfconf diff`, --bisect exit codes, and malformed files.
+ * new and gone cases, new observations, blocked cases and their shared
+ * cause), the fallback to an older kernel, a kernel between two baselines,
+ * --gate suite, --baseline, `perfconf diff`, --bisect exit codes, and
+ * malformed files.
  */
 #include "perfconf.h"
 #include "fake.h"
@@ -124,12 +126,161 @@ TEST_F(base, one_changed_expected_line_is_a_regression)
 		SHOW(&self->r);
 	fk_res_free(&self->r);
 
-	/* an observation the baseline does not have */
-	write_baseline(&self->t, self->exact, " size=136", "");
+	/* an observation the baseline has and the run no longer reports */
+	write_baseline(&self->t, self->exact, "size=136", "size=136 wide=1");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   attr/size:global.tail: wide: expected 1, observed nothing"))
+		SHOW(&self->r);
+}
+
+/* A key the baseline does not have is new: listed, never a regression. */
+TEST_F(base, new_observation_key_is_listed_not_a_regression)
+{
+	char last[256];
+
+	write_baseline(&self->t, self->exact, " size=136", "");
+	fk_run(&self->t, &self->r);
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# new observations, not in the baseline (1):") != NULL) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   attr/size:global.tail: size: observed 136, not in the baseline"))
 		SHOW(&self->r);
+	EXPECT_STREQ("3 passed, 0 failed, 1 skipped", fk_last_line(self->r.out, last, sizeof(last)));
+	fk_res_free(&self->r);
+
+	/* with a value that changed as well, it is a regression */
+	write_baseline(&self->t, self->exact, "errno=E2BIG size=136", "errno=EINVAL");
+	fk_run(&self->t, &self->r);
+	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
+}
+
+/*
+ * A case the machine cannot test: PASS -> BLOCKED is a warning with its
+ * reason, PASS -> SKIP stays a regression, and failures and blocked cases
+ * that share an instrument's cause are named once.
+ */
+static const char blocked_script[] =
+	"echo 'TAP version 13'\necho '1..5'\n"
+	"echo 'ok 1 global.counts # SKIP blocked by breakpoints: they do not count here (see events/bp)'\n"
+	"echo 'ok 2 global.needs_config # SKIP blocked: no kernel config to read'\n"
+	"echo 'ok 3 global.lost # SKIP no such PMU'\n"
+	"echo '# CAUSE breakpoints: they do not count here (see events/bp)'\n"
+	"echo 'not ok 4 global.fires'\n"
+	"echo 'ok 5 global.fine'\nexit 1\n";
+static const char blocked_baseline[] =
+	"inst/bp:global.counts PASS\ninst/bp:global.needs_config PASS\ninst/bp:global.lost PASS\n"
+	"inst/bp:global.fires PASS\ninst/bp:global.fine PASS\n";
+
+TEST_F(base, blocked_is_a_warning_and_a_cause_is_named_once)
+{
+	char *res, last[256];
+
+	fk_script(&self->t, "inst/bp", blocked_script);
+	fk_write(self->exact, blocked_baseline, 0644);
+	fk_run(&self->t, &self->r, "-t", "inst");
+	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
+	/* KTAP keeps the SKIP directive and its reason */
+	EXPECT_TRUE(fk_has_line(self->r.out,
+		"  ok 1 global.counts # SKIP blocked by breakpoints: they do not count here (see events/bp)"))
+		SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# blocked: this machine cannot test them, not regressions (2):") != NULL)
+		SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/bp:global.counts (by breakpoints)")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/bp:global.needs_config: blocked: no kernel config to read"))
+		SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/bp:global.lost: expected PASS, observed SKIP")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/bp:global.fires: expected PASS, observed FAIL")) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "global.counts: expected") == NULL) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out,
+		"# one cause, breakpoints: they do not count here (see events/bp): 1 failed, 1 blocked"))
+		SHOW(&self->r);
+	EXPECT_STREQ("1 passed, 2 failed, 2 skipped", fk_last_line(self->r.out, last, sizeof(last)));
+	res = fk_read(fk_path(&self->t, "results/results.txt"));
+	ASSERT_TRUE(res != NULL);
+	EXPECT_TRUE(fk_has_line(res, "inst/bp:global.counts BLOCKED")) TH_LOG("%s", res);
+	free(res);
+	fk_res_free(&self->r);
+
+	/* recorded BLOCKED, now it runs and passes: an improvement; blocked again: unchanged */
+	fk_write(self->exact, "inst/bp:global.counts BLOCKED\ninst/bp:global.needs_config BLOCKED\n"
+		 "inst/bp:global.lost SKIP\ninst/bp:global.fires FAIL\ninst/bp:global.fine BLOCKED\n", 0644);
+	fk_run(&self->t, &self->r, "-t", "inst");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/bp:global.fine: expected BLOCKED, observed PASS"))
+		SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# blocked:") == NULL) SHOW(&self->r);
+}
+
+/*
+ * --gate suite: differences from the baseline are shown, and only the
+ * suite's own faults fail the run: a case the harness saw die by a
+ * signal is an ERROR.
+ */
+TEST_F(base, gate_suite_fails_only_on_the_suites_own_faults)
+{
+	char last[256];
+
+	fk_script(&self->t, "inst/bp", blocked_script);
+	fk_write(self->exact, blocked_baseline, 0644);
+	fk_run(&self->t, &self->r, "-t", "inst", "--gate", "suite");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/bp:global.fires: expected PASS, observed FAIL")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# --gate suite: 2 differences from the baseline shown, not gating; "
+				"0 faults of the suite itself (ERROR, TIMEOUT, a binary not found)")) SHOW(&self->r);
+	EXPECT_STREQ("1 passed, 0 failed, 2 skipped", fk_last_line(self->r.out, last, sizeof(last)));
+	fk_res_free(&self->r);
+
+	fk_script(&self->t, "inst/crash",
+		  "echo 'TAP version 13'\necho '1..1'\n"
+		  "echo '# global.dies: Test terminated unexpectedly by signal 11' >&2\n"
+		  "echo 'not ok 1 global.dies'\nexit 1\n");
+	fk_run(&self->t, &self->r, "-t", "inst", "--gate", "suite");
+	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "  not ok 1 global.dies # ERROR killed by signal 11 (SIGSEGV)"))
+		SHOW(&self->r);
+	EXPECT_STREQ("1 passed, 1 failed, 2 skipped", fk_last_line(self->r.out, last, sizeof(last)));
+	fk_res_free(&self->r);
+
+	fk_run(&self->t, &self->r, "--gate", "kernel");
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "--gate: expected \"baseline\" or \"suite\"") != NULL) SHOW(&self->r);
+}
+
+/*
+ * A kernel with no baseline of its own, between an older and a newer one:
+ * a value that equals either neighbour's is ABI growth in transit, one
+ * that neither has is a regression.
+ */
+TEST_F(base, kernel_between_two_baselines)
+{
+	char older[512], newer[512], header[1200], last[256];
+	int major, minor;
+
+	ASSERT_EQ(2, sscanf(self->kernel, "%d.%d", &major, &minor));
+	snprintf(older, sizeof(older), "expected/%s-%d.%d-%s.txt", self->arch, major - 1, 5, self->profile);
+	snprintf(newer, sizeof(newer), "expected/%s-%d.%d-%s.txt", self->arch, major + 1, 2, self->profile);
+	/* observed: tail errno=E2BIG size=136, pmu SKIP, broken FAIL, c1 c2 PASS */
+	fk_file(&self->t, older,
+		"abi/layout:global.c1 PASS\nabi/layout:global.c2 SKIP\nattr/size:global.broken PASS\n"
+		"attr/size:global.pmu PASS\nattr/size:global.tail PASS errno=EINVAL size=136\n");
+	fk_file(&self->t, newer,
+		"abi/layout:global.c1 PASS\nabi/layout:global.c2 PASS\nattr/size:global.broken FAIL\n"
+		"attr/size:global.pmu PASS\nattr/size:global.tail PASS errno=E2BIG size=144\n");
+	fk_run(&self->t, &self->r);
+	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
+	snprintf(header, sizeof(header), "# baseline: %s/%s and %s/%s, the kernels either side (there is none for ",
+		 self->t.root, older, self->t.root, newer);
+	EXPECT_TRUE(strstr(self->r.out, header) != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# regressions (1):\n#   attr/size:global.pmu: expected PASS, observed SKIP\n")
+		    != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# ABI growth in transit: as in the newer baseline, not regressions (2):")
+		    != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "#   attr/size:global.broken: expected PASS, observed FAIL; as in ") != NULL)
+		SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "#   attr/size:global.tail: errno: expected EINVAL, observed E2BIG; as in ")
+		    != NULL) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   abi/layout:global.c2: expected SKIP, observed PASS")) SHOW(&self->r);
+	EXPECT_STREQ("3 passed, 1 failed, 0 skipped", fk_last_line(self->r.out, last, sizeof(last)));
 }
 
 TEST_F(base, improvements_new_and_gone)
@@ -186,7 +337,7 @@ TEST_F(base, pinned_binary_error_and_its_fix)
 
 TEST_F(base, fallback_to_nearest_older_kernel)
 {
-	char name[512], older[512], *path;
+	char name[512], older[512], newer[512], *path;
 	int major, minor;
 
 	ASSERT_EQ(2, sscanf(self->kernel, "%d.%d", &major, &minor));
@@ -197,8 +348,9 @@ TEST_F(base, fallback_to_nearest_older_kernel)
 	fk_file(&self->t, older + 0, good_baseline);
 	snprintf(name, sizeof(name), "expected/%s-%d.%d-%s.txt", self->arch, major - 1, 0, self->profile);
 	fk_file(&self->t, name, "this file is not read\n");
-	snprintf(name, sizeof(name), "expected/%s-%d.%d-%s.txt", self->arch, major + 1, 0, self->profile);
-	fk_file(&self->t, name, "nor this\n");
+	/* the newer one is read too: a kernel between two baselines is judged against both */
+	snprintf(newer, sizeof(newer), "expected/%s-%d.%d-%s.txt", self->arch, major + 1, 0, self->profile);
+	fk_file(&self->t, newer, good_baseline);
 	snprintf(name, sizeof(name), "expected/%s-%d.%d-otherpmu.txt", self->arch, major, minor);
 	fk_file(&self->t, name, "nor this\n");
 	snprintf(name, sizeof(name), "expected/otherarch-%d.%d-%s.txt", major, minor, self->profile);
@@ -208,6 +360,13 @@ TEST_F(base, fallback_to_nearest_older_kernel)
 	path = strstr(self->r.out, "# baseline: ");
 	ASSERT_TRUE(path != NULL) SHOW(&self->r);
 	EXPECT_TRUE(strstr(path, older + strlen("expected/")) != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, ", the kernels either side (there is none for ") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+
+	/* past the newest baseline, the newest is the reference */
+	ASSERT_EQ(0, unlink(fk_path(&self->t, newer)));
+	fk_run(&self->t, &self->r);
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "(nearest older kernel: there is none for ") != NULL) SHOW(&self->r);
 	fk_res_free(&self->r);
 
