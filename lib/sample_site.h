@@ -10,17 +10,26 @@
  *    kernel's, its user registers those of the system call. (A syscall
  *    tracepoint would not do: it passes the syscall's user registers, so
  *    its samples are user-mode samples with no kernel callchain.)
- *  - In user mode, at a function: an execute breakpoint on its first
- *    instruction, sample_period 1. Each call is one sample whose IP (and
- *    user PC register) is the function's address, taken before its first
- *    instruction ran: the argument registers still hold the arguments.
+ *  - In user mode, at a function: a uprobe on its first instruction,
+ *    sample_period 1. Each call is one sample, taken in the task that
+ *    made the call, with that task's user registers: the kernel's uprobe
+ *    handler puts the instruction pointer back on the probed address
+ *    before the perf handler runs, so the sample's IP (and user PC
+ *    register) is the function's address, and its first instruction has
+ *    not run: the argument registers still hold the arguments, SP is the
+ *    caller's at the call. The sample is a user-mode one: its interrupted
+ *    registers are these same user registers, its callchain a user part
+ *    only. (A uprobe works where breakpoints do not fire, on every arch
+ *    with uprobes: a software breakpoint instruction, x86 int3, arm64 BRK.)
  *
- *	struct perfconf_attr a = pc_attr_function_sampling(target, PERF_SAMPLE_IP);
+ *	struct perfconf_attr a;
+ *	FUNCTION_SAMPLING(&a, target, PERF_SAMPLE_IP);
  *	ASSERT_EQ(0, pc_capture_run(&cap, &a, call_target, NULL));
  */
 #ifndef PERFCONF_SAMPLE_SITE_H
 #define PERFCONF_SAMPLE_SITE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -34,8 +43,21 @@
  */
 struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type);
 
-/* The sampling attr of an execute breakpoint on func. */
-struct perfconf_attr pc_attr_function_sampling(const void *func, uint64_t sample_type);
+/*
+ * The sampling attr of a uprobe on func, a noinline function of this
+ * process's executable (or of a library it maps), into *out. The probed
+ * file's path is kept in this library's storage, alive as long as the
+ * process. 0, or -errno: -ENOENT when there is no uprobe PMU, -EFAULT when
+ * func lies in no file mapping.
+ */
+int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint64_t sample_type);
+/* pc_attr_function_sampling() in a test: SKIP where there is no uprobe PMU. */
+#define FUNCTION_SAMPLING(attr, func, sample_type) do { \
+	int e_ = pc_attr_function_sampling(attr, (const void *)(func), sample_type); \
+	if (e_ == -ENOENT) \
+		SKIP(return, "no uprobe PMU to sample a function with"); \
+	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
+} while (0)
 /*
  * A noinline function of two integer arguments to sample at, and its
  * caller as a pc_work_fn: PC_N(n) calls, the k-th with PC_PROBE_ARG0 + k

@@ -11,7 +11,7 @@
  * the callchain is empty.
  *
  * Samples here are page faults the kernel takes in a system call (a kernel
- * part and a user part) and an execute breakpoint (user mode only).
+ * part and a user part) and a uprobe on a function (user mode only).
  */
 #include "perfconf.h"
 #include "measure.h"
@@ -91,12 +91,13 @@ TEST(both_bits_empty_callchain)
 /* A sample taken in user mode has only a user part: with the bit, nothing is left. */
 TEST(user_mode_sample_empty)
 {
-	struct perfconf_attr attr = pc_attr_function_sampling(pc_probe, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
+	struct perfconf_attr attr;
 	struct pc_capture cap;
 
+	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
 	attr.exclude_callchain_user = 1;
 	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(1));
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);

@@ -8,8 +8,8 @@
  * with the same layout and the same mask rules as sample_regs_user.
  *
  * Samples here are page faults the kernel takes in a system call (the
- * interrupted state is the kernel's) and an execute breakpoint on a
- * noinline function (the interrupted state is user mode, at its entry).
+ * interrupted state is the kernel's) and a uprobe on a noinline function
+ * (the interrupted state is user mode, at its entry).
  */
 #include "perfconf.h"
 #include "regs.h"
@@ -127,12 +127,12 @@ TEST(user_state_in_a_user_mode_sample)
 	struct pc_capture cap;
 
 	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr = pc_attr_function_sampling(pc_probe, PERF_SAMPLE_REGS_USER |
-							      PERF_SAMPLE_REGS_INTR);
+	struct perfconf_attr attr;
+	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR);
 	attr.sample_regs_intr = a->gprs;
 	attr.sample_regs_user = a->gprs;
 	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(CALLS));
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));

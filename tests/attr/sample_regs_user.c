@@ -6,7 +6,7 @@
  * (PERF_SAMPLE_REGS_ABI_64 for a 64-bit task) and regs[weight(mask)]: one
  * value per bit set, in bit order. A mask the arch cannot dump is refused.
  *
- * The samples here are taken by an execute breakpoint on a noinline
+ * The user-mode samples here are taken by a uprobe on a noinline
  * function, before its first instruction: the IP register is the
  * function's address, the argument registers hold its arguments, and SP
  * lies just below the caller's locals.
@@ -93,10 +93,11 @@ TEST(every_general_register_in_bit_order)
 	struct pc_capture cap;
 
 	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr = pc_attr_function_sampling(pc_probe, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER);
+	struct perfconf_attr attr;
+	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER);
 	attr.sample_regs_user = a->gprs;
 	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(CALLS));
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
@@ -124,10 +125,11 @@ TEST(one_register)
 	struct pc_capture cap;
 
 	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr = pc_attr_function_sampling(pc_probe, PERF_SAMPLE_REGS_USER);
+	struct perfconf_attr attr;
+	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_REGS_USER);
 	attr.sample_regs_user = PC_REG(a->arg[0]);
 	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(CALLS));
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
@@ -163,10 +165,11 @@ TEST(ip_and_sp)
 	uint64_t ip = 0, sp = 0;
 
 	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr = pc_attr_function_sampling(probe_frame, PERF_SAMPLE_REGS_USER);
+	struct perfconf_attr attr;
+	FUNCTION_SAMPLING(&attr, probe_frame, PERF_SAMPLE_REGS_USER);
 	attr.sample_regs_user = PC_REG(a->ip) | PC_REG(a->sp);
 	int err = pc_capture_run(&cap, &attr, call_with_local, &local);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);

@@ -11,6 +11,10 @@
  * The kernel refuses a size that is not a multiple of 8 and one that does
  * not fit a u16 record size (>= 65535) with EINVAL; ENOSYS means the arch
  * cannot dump user stacks at all.
+ *
+ * The dumps here are taken by a uprobe on a noinline function, at its
+ * entry in user mode: the stack pointer is the caller's at the call, just
+ * below the caller's locals.
  */
 #include "perfconf.h"
 #include "regs.h"
@@ -84,18 +88,21 @@ static void call_with_marker(void *arg)
 	probe_frame(local);
 }
 
-static int capture_dump(struct pc_capture *cap, uint32_t size, struct frame *f, unsigned int pages_log2)
+/* The sample_type of a dump at probe_frame: the stack and, with a regs table, SP. */
+#define DUMP_SAMPLE_TYPE (PERF_SAMPLE_STACK_USER | (pc_regs_arch() ? PERF_SAMPLE_REGS_USER : 0))
+
+/* attr: FUNCTION_SAMPLING() of probe_frame, DUMP_SAMPLE_TYPE. */
+static int capture_dump(struct pc_capture *cap, struct perfconf_attr *attr, uint32_t size, struct frame *f,
+			unsigned int pages_log2)
 {
 	const struct pc_regs_arch *a = pc_regs_arch();
-	struct perfconf_attr attr = pc_attr_function_sampling(probe_frame, PERF_SAMPLE_STACK_USER |
-							      (a ? PERF_SAMPLE_REGS_USER : 0));
 
 	if (a)
-		attr.sample_regs_user = PC_REG(a->sp);
-	attr.sample_stack_user = size;
+		attr->sample_regs_user = PC_REG(a->sp);
+	attr->sample_stack_user = size;
 	for (int i = 0; i < MARKER_WORDS; i++)
 		f->marker[i] = 0x5354414b00000000ULL | (uint64_t)getpid() << 8 | (uint64_t)i;
-	return pc_capture_run_pages(cap, &attr, pages_log2, call_with_marker, f);
+	return pc_capture_run_pages(cap, attr, pages_log2, call_with_marker, f);
 }
 
 /*
@@ -106,14 +113,16 @@ static int capture_dump(struct pc_capture *cap, uint32_t size, struct frame *f, 
 TEST(dump_starts_at_the_stack_pointer)
 {
 	const struct pc_regs_arch *a = pc_regs_arch();
+	struct perfconf_attr attr;
 	struct pc_capture cap;
 	struct frame f;
 
 	if (!a)
 		SKIP(return, "no perf register table for this arch in lib/regs.c");
-	int err = capture_dump(&cap, 4096, &f, PC_CAPTURE_PAGES_LOG2);
+	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
+	int err = capture_dump(&cap, &attr, 4096, &f, PC_CAPTURE_PAGES_LOG2);
 	SKIP_IF_NO_STACK_DUMP(err);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
@@ -137,12 +146,15 @@ TEST(dump_starts_at_the_stack_pointer)
 /* size 0: accepted, and the sample holds size = 0 with no data and no dyn_size. */
 TEST(zero_size_dumps_nothing)
 {
+	struct perfconf_attr attr;
 	struct pc_capture cap;
 	struct frame f;
-	int err = capture_dump(&cap, 0, &f, PC_CAPTURE_PAGES_LOG2);
+
+	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
+	int err = capture_dump(&cap, &attr, 0, &f, PC_CAPTURE_PAGES_LOG2);
 
 	SKIP_IF_NO_STACK_DUMP(err);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);
@@ -160,12 +172,15 @@ TEST(zero_size_dumps_nothing)
  */
 TEST(largest_request_fits_the_record)
 {
+	struct perfconf_attr attr;
 	struct pc_capture cap;
 	struct frame f;
-	int err = capture_dump(&cap, 65528, &f, 5);
+
+	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
+	int err = capture_dump(&cap, &attr, 65528, &f, 5);
 
 	SKIP_IF_NO_STACK_DUMP(err);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(err, "a uprobe");
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);
