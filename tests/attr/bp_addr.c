@@ -63,6 +63,7 @@ static int watch(uint64_t addr, bool exclude_kernel)
 /* Of two neighbouring variables, only the watched one's writes count. */
 TEST(the_address_selects_the_variable)
 {
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	REQUIRE_BREAKPOINT_PMU();
 	int fd = watch((uintptr_t)&second, false);
 	ASSERT_OPEN(fd);
@@ -123,7 +124,7 @@ TEST(kernel_address_unprivileged)
 	KERNEL_ADDRESS(&kaddr);
 	int dropped = pc_become_nobody();
 	if (dropped)
-		SKIP(return, "cannot become nobody (%s)", pc_errno_name(-dropped));
+		BLOCKED("cannot become nobody (%s)", pc_errno_name(-dropped));
 
 	int fd = watch(kaddr, true);
 	EXPECT_EQ(-1, fd);
@@ -145,12 +146,13 @@ TEST(own_memory_unprivileged)
 {
 	int paranoid = pc_paranoid();
 
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	REQUIRE_BREAKPOINT_PMU();
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
 	int dropped = pc_become_nobody();
 	if (dropped)
-		SKIP(return, "cannot become nobody (%s)", pc_errno_name(-dropped));
+		BLOCKED("cannot become nobody (%s)", pc_errno_name(-dropped));
 	int fd = watch((uintptr_t)&first, true);
 	ASSERT_OPEN(fd);
 	EXPECT_EQ(N, writes_counted(fd, N, 3 * N));

@@ -75,6 +75,7 @@ TEST(documented_lengths_cover_their_bytes)
 	const uint64_t lens[] = { HW_BREAKPOINT_LEN_1, HW_BREAKPOINT_LEN_2, HW_BREAKPOINT_LEN_4,
 				  HW_BREAKPOINT_LEN_8 };
 
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	REQUIRE_BREAKPOINT_PMU();
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		int fd = open_watchpoint(lens[i]);
@@ -141,6 +142,7 @@ TEST(execute_takes_sizeof_long)
 	struct perfconf_attr attr = pc_attr(PERF_TYPE_BREAKPOINT, 0);
 	uint64_t count;
 
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	REQUIRE_BREAKPOINT_PMU();
 	attr.bp_type = HW_BREAKPOINT_X;
 	attr.bp_addr = (uintptr_t)pc_work_target;

@@ -83,8 +83,10 @@ BP_VARIANT(x_len2, HW_BREAKPOINT_X, 2);
 BP_VARIANT(x_len4, HW_BREAKPOINT_X, 4);
 BP_VARIANT(x_len8, HW_BREAKPOINT_X, 8);
 
+/* Most variants count hits: the shared cause when breakpoints do not fire here. */
 FIXTURE_SETUP(bp)
 {
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	if (!pc_pmu_exists("breakpoint"))
 		SKIP(return, "no breakpoint PMU on this machine");
 }

@@ -45,6 +45,7 @@ TEST(breakpoint_reads_it_as_the_address)
 	struct perfconf_attr attr = pc_attr(PERF_TYPE_BREAKPOINT, 0);
 	uint64_t count;
 
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	if (!pc_pmu_exists("breakpoint"))
 		SKIP(return, "no breakpoint PMU on this machine");
 	attr.bp_type = HW_BREAKPOINT_W;

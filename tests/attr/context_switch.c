@@ -82,7 +82,8 @@ TEST(task_switches_alternate_out_and_in)
  * Waking a real-time task on the same CPU preempts this one at once: the
  * switch out happens while this task is still runnable, so it is marked
  * SWITCH_OUT_PREEMPT. (A SCHED_FIFO partner makes the preemption certain;
- * a yield to a SCHED_OTHER partner leaves it to the scheduler's mood.)
+ * a yield to a SCHED_OTHER partner leaves it to the scheduler's mood.) A
+ * machine that refuses SCHED_FIFO cannot test it: blocked by sched_fifo.
  */
 TEST(woken_rt_task_preempts)
 {
@@ -92,13 +93,14 @@ TEST(woken_rt_task_preempts)
 	struct pc_capture cap;
 	const struct pc_record *preempted = NULL;
 
+	REQUIRE_INSTRUMENT(PC_INSTR_SCHED_FIFO);
 	ASSERT_LE(0, pc_pin_self());
 	ASSERT_EQ(0, pc_child_start(&partner, 0));
 	if (sched_setscheduler(partner.pid, SCHED_FIFO, &fifo)) {
 		int err = errno;
 
 		pc_child_kill(&partner);
-		SKIP(return, "cannot make the partner SCHED_FIFO (%s)", pc_errno_name(err));
+		BLOCKED("cannot make the partner SCHED_FIFO (%s)", pc_errno_name(err));
 	}
 	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));

@@ -46,6 +46,7 @@ TEST(breakpoints)
 {
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
 
+	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
 	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
 	pc_observe("count", "%s", count_host_excluded(_metadata, attr, pc_calls_work, 100) ?
 		   "counted" : "excluded");

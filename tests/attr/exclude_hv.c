@@ -38,6 +38,7 @@ TEST(breakpoint_hits_counted)
 {
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
 
+	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
 	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
 	attr.exclude_hv = 1;
 	EXPECT_EQ(100, pc_count_of_work(&attr, pc_calls_work, PC_N(100)));

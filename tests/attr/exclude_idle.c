@@ -36,6 +36,7 @@ TEST(breakpoint_hits_counted)
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
 	uint64_t count = UINT64_MAX;
 
+	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
 	attr.exclude_idle = 1;
 	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
 	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");

@@ -92,6 +92,7 @@ TEST(breakpoint_in_frequency_mode)
 	struct pc_capture cap;
 	uint64_t count;
 
+	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
 	attr.freq = 1;
 	attr.sample_freq = 1000;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;

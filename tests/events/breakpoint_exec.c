@@ -32,6 +32,7 @@ TEST_F(exec_bp, counts_each_call)
 {
 	uint64_t count;
 
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	ASSERT_EQ(0, pc_enable(self->fd));
 	pc_work_calls(1000);
 	ASSERT_EQ(0, pc_disable(self->fd));
@@ -52,6 +53,7 @@ TEST_F(exec_bp, reset_zeroes)
 {
 	uint64_t count;
 
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	ASSERT_EQ(0, pc_enable(self->fd));
 	pc_work_calls(10);
 	ASSERT_EQ(0, pc_reset(self->fd));

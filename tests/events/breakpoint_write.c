@@ -35,6 +35,7 @@ static uint64_t watched_writes_counted(volatile uint64_t *target, int n)
 
 TEST(counts_each_write)
 {
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	REQUIRE_WRITE_BREAKPOINT();
 	EXPECT_EQ(500, watched_writes_counted(&watched, 500))
 		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
