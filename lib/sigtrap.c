@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A SIGTRAP catcher that keeps the perf fields of each siginfo. */
+/* A SIGTRAP catcher that keeps the perf fields of each siginfo, and a uprobe that sends them. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stddef.h>
@@ -8,6 +8,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "abi.h"
+#include "event.h"
 #include "sigtrap.h"
 
 /*
@@ -151,4 +153,23 @@ void pc_sigtrap_release(void)
 	installed = 0;
 	nwatched = 0;
 	disarmed = limited = 0;
+}
+
+int pc_sigtrap_since(void)
+{
+	const struct pc_abi_field *f = pc_abi_find(&pc_abi_attr, "sigtrap");
+
+	return f ? f->since : 0;	/* always there: lib/abi_check.c pins the table */
+}
+
+int pc_sigtrap_uprobe(struct pc_sigtrap_uprobe *u, const void *func, uint64_t period)
+{
+	int err = pc_attr_uprobe(&u->attr, func, u->path, sizeof(u->path));
+
+	if (err)
+		return err;
+	u->attr.sample_period = period;
+	u->attr.sigtrap = 1;
+	u->attr.remove_on_exec = 1;
+	return 0;
 }

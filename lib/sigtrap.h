@@ -15,6 +15,14 @@
  * si_perf_flags (5.18+: TRAP_PERF_FLAG_ASYNC when SIGTRAP was blocked).
  * glibc's siginfo_t has no names for them, so they are read at the
  * kernel's offsets (pc_siginfo_perf).
+ *
+ * The source of the signals, where the case's subject is not the event
+ * kind: a uprobe on a noinline function (pc_sigtrap_uprobe). It hits on
+ * every call, in whichever thread calls it, on every machine and kernel
+ * that has sigtrap; its si_perf_type is the uprobe PMU's type and its
+ * si_addr 0 (a uprobe sample has no data address). The signal is sent
+ * once the probed instruction was stepped (out of line) or emulated: the
+ * handler returns past it, on arm64 as on x86.
  */
 #ifndef PERFCONF_SIGTRAP_H
 #define PERFCONF_SIGTRAP_H
@@ -22,6 +30,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "uapi.h"
 
 #define PC_TRAP_PERF		6	/* si_code of a perf SIGTRAP */
 #define PC_TRAP_PERF_FLAG_ASYNC	1u	/* si_perf_flags: sent while SIGTRAP was blocked */
@@ -67,7 +77,10 @@ void pc_sigtrap_release(void);
  *   registered events on each such signal ("disarms"), and a test calls
  *   pc_sigtrap_rearm() before the next call that is to trap. Elsewhere
  *   (x86: the resume flag steps over the instruction) the handler leaves
- *   the events alone and pc_sigtrap_rearm() does nothing.
+ *   the events alone and pc_sigtrap_rearm() does nothing. Signals of any
+ *   other type (uprobes, software events) never disarm: they arrive past
+ *   the instruction that caused them (a page fault is not taken again once
+ *   its page is there), so a case measured with them needs no rearm.
  */
 #define PC_SIGTRAP_LIMIT 1000
 #define PC_SIGTRAP_FDS 4
@@ -77,14 +90,42 @@ int pc_sigtrap_rearm(void);
 /* 1 where the handler disarms breakpoint events (arm64), else 0. */
 int pc_sigtrap_disarms(void);
 
+/* The release that brought sigtrap, from the ABI table (lib/abi.h): PC_KVER(5, 13). */
+int pc_sigtrap_since(void);
+
 /*
- * In a test (include this header after perfconf.h): open a sigtrap event
- * on this task into fd, or SKIP where sigtrap does not exist.
+ * A uprobe on func (a noinline, non-clonable function of this executable,
+ * like pc_work_target) that traps every `period` hits: sample_period,
+ * sigtrap and remove_on_exec set, sig_data 0, disabled. attr refers to
+ * path: keep the struct alive while attr is used. 0, or -errno (-ENOENT:
+ * no uprobe PMU).
+ */
+struct pc_sigtrap_uprobe {
+	struct perfconf_attr attr;
+	char path[4096];
+};
+int pc_sigtrap_uprobe(struct pc_sigtrap_uprobe *u, const void *func, uint64_t period);
+
+/*
+ * In a test (include this header after perfconf.h): that uprobe into *u,
+ * or SKIP where there is no uprobe PMU.
+ */
+#define SIGTRAP_UPROBE(u, func, period) do { \
+	int uerr_ = pc_sigtrap_uprobe(u, (const void *)(func), period); \
+	if (uerr_) \
+		SKIP_IF_UNSUPPORTED(-uerr_, "a uprobe"); \
+	ASSERT_EQ(0, uerr_) TH_LOG("a uprobe on " #func ": %s", pc_errno_name(-uerr_)); \
+} while (0)
+
+/*
+ * In a test: open a sigtrap event on this task into fd, or SKIP where
+ * sigtrap does not exist.
  */
 #define OPEN_SIGTRAP(fd, attr) do { \
 	fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC); \
-	if (fd < 0 && pc_kernel()->kver < PC_KVER(5, 13)) \
-		SKIP(return, "sigtrap is since Linux 5.13 (%s here)", pc_errno_name(errno)); \
+	if (fd < 0 && pc_kernel()->kver < pc_sigtrap_since()) \
+		SKIP(return, "sigtrap is since Linux %d.%d (%s here)", pc_sigtrap_since() / 1000, \
+		     pc_sigtrap_since() % 1000, pc_errno_name(errno)); \
 	if (fd < 0) \
 		SKIP_IF_UNSUPPORTED(errno, "a sigtrap event"); \
 	ASSERT_OPEN(fd); \

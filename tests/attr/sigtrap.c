@@ -8,14 +8,24 @@
  *
  * Its companions: remove_on_exec is required (no signal may reach a new
  * program), and so is a task (pid != -1): both are EINVAL without. Whether
- * inherit needs inherit_thread is pinned. Kernels before 5.13 refuse the
- * bit: those cases SKIP.
+ * inherit needs inherit_thread is pinned. Kernels before 5.13 (the ABI
+ * table's release for the bit) refuse it: those cases SKIP.
+ *
+ * Measured with a uprobe on pc_work_target (lib/sigtrap.h): it traps on
+ * each call, in whichever thread calls it, on every machine; its signals
+ * carry si_perf_type the uprobe PMU's type and si_addr 0. A software event
+ * (page faults at known addresses) shows si_addr at work, and a write
+ * watchpoint its watched address: that case needs breakpoints that fire
+ * and names them as its cause where they do not. The cases that only open
+ * (companions) open an execute breakpoint, which opens everywhere.
  *
  * On arm64 a breakpoint's handler returns to the instruction that trapped,
- * armed again, and it would trap forever: the catcher disarms the events
- * there and each case calls pc_sigtrap_rearm() before the next trap
- * (lib/sigtrap.h); on x86 that is a no-op. Past PC_SIGTRAP_LIMIT signals
- * the catcher disables the events: a runaway shows as a wrong count.
+ * armed again, and it would trap forever: the catcher disarms breakpoint
+ * events there and the watchpoint case calls pc_sigtrap_rearm() before the
+ * next trap (lib/sigtrap.h); on x86 that is a no-op. A uprobe's signal
+ * arrives past the probed instruction: nothing to disarm. Past
+ * PC_SIGTRAP_LIMIT signals the catcher disables the events: a runaway
+ * shows as a wrong count.
  */
 #include <linux/hw_breakpoint.h>
 #include <sys/syscall.h>
@@ -24,7 +34,7 @@
 #include "faults.h"
 #include "sigtrap.h"
 
-/* An execute breakpoint on pc_work_target that traps every `period` calls. */
+/* An execute breakpoint on pc_work_target that traps every `period` calls: for the opens. */
 static struct perfconf_attr trap_on_calls(uint64_t period)
 {
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
@@ -40,17 +50,20 @@ static pid_t gettid_(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/* One SIGTRAP per call, there when the call returns, with the perf siginfo. */
+/*
+ * One SIGTRAP per call, there when the call returns, with the perf
+ * siginfo: si_perf_type the event's attr.type.
+ */
 TEST(each_overflow_traps_synchronously)
 {
-	struct perfconf_attr attr = trap_on_calls(1);
+	struct pc_sigtrap_uprobe u;
 	int fd;
 
+	SIGTRAP_UPROBE(&u, pc_work_target, 1);
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &attr);
+	OPEN_SIGTRAP(fd, &u.attr);
 	ASSERT_EQ(0, pc_enable(fd));
 	for (unsigned int i = 1; i <= 5; i++) {
-		ASSERT_EQ(0, pc_sigtrap_rearm());
 		pc_work_calls(1);
 		EXPECT_EQ(i, pc_sigtrap_count()) TH_LOG("after call %u", i);
 	}
@@ -62,12 +75,13 @@ TEST(each_overflow_traps_synchronously)
 		EXPECT_EQ(SIGTRAP, t->signo);
 		EXPECT_EQ(PC_TRAP_PERF, t->code);
 		EXPECT_EQ(0, t->err);
-		EXPECT_EQ(PERF_TYPE_BREAKPOINT, t->perf_type);
+		EXPECT_EQ(u.attr.type, t->perf_type);
 		EXPECT_EQ(0, t->perf_flags);
 		EXPECT_EQ(gettid_(), t->tid);
 	}
+	/* A uprobe's sample has no data address: 0 is expected (pinned). */
 	pc_observe("si_addr", "%s", pc_sigtrap_get(0)->addr == (uintptr_t)pc_work_target ?
-		   "bp_addr" : pc_sigtrap_get(0)->addr ? "other" : "0");
+		   "probe_addr" : pc_sigtrap_get(0)->addr ? "other" : "0");
 	close(fd);
 	pc_sigtrap_release();
 }
@@ -75,17 +89,17 @@ TEST(each_overflow_traps_synchronously)
 /* sample_period 3: a signal after calls 3, 6 and 9 only. */
 TEST(every_nth_overflow)
 {
-	struct perfconf_attr attr = trap_on_calls(3);
+	struct pc_sigtrap_uprobe u;
 	char pattern[10];
 	int fd;
 
+	SIGTRAP_UPROBE(&u, pc_work_target, 3);
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &attr);
+	OPEN_SIGTRAP(fd, &u.attr);
 	ASSERT_EQ(0, pc_enable(fd));
 	for (unsigned int i = 0; i < 9; i++) {
 		unsigned int before = pc_sigtrap_count();
 
-		ASSERT_EQ(0, pc_sigtrap_rearm());
 		pc_work_calls(1);
 		pattern[i] = pc_sigtrap_count() > before ? 's' : '.';
 	}
@@ -96,13 +110,14 @@ TEST(every_nth_overflow)
 	pc_sigtrap_release();
 }
 
-/* A write watchpoint: si_addr is the watched variable. */
+/* A write watchpoint: si_addr is the watched variable. Its subject is breakpoints. */
 TEST(watchpoint_si_addr)
 {
 	static volatile uint64_t watched;
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, HW_BREAKPOINT_LEN_8);
 	int fd;
 
+	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	attr.sample_period = 1;
 	attr.sigtrap = 1;
 	attr.remove_on_exec = 1;
@@ -159,13 +174,14 @@ TEST(page_fault_si_addr)
  */
 TEST(the_overflowing_thread_is_signalled)
 {
-	struct perfconf_attr attr = trap_on_calls(1);
+	struct pc_sigtrap_uprobe u;
 	int fd;
 
-	attr.inherit = 1;
-	attr.inherit_thread = 1;
+	SIGTRAP_UPROBE(&u, pc_work_target, 1);
+	u.attr.inherit = 1;
+	u.attr.inherit_thread = 1;
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &attr);
+	OPEN_SIGTRAP(fd, &u.attr);
 	ASSERT_EQ(0, pc_enable(fd));
 	pid_t tid = pc_work_in_thread("calls 1");
 	ASSERT_EQ(0, pc_disable(fd));
@@ -174,6 +190,7 @@ TEST(the_overflowing_thread_is_signalled)
 	EXPECT_EQ(tid, pc_sigtrap_get(0)->tid);
 	EXPECT_NE(gettid_(), pc_sigtrap_get(0)->tid);
 	EXPECT_EQ(PC_TRAP_PERF, pc_sigtrap_get(0)->code);
+	EXPECT_EQ(u.attr.type, pc_sigtrap_get(0)->perf_type);
 	close(fd);
 	pc_sigtrap_release();
 }
@@ -184,12 +201,13 @@ TEST(the_overflowing_thread_is_signalled)
  */
 TEST(blocked_sigtrap)
 {
-	struct perfconf_attr attr = trap_on_calls(1);
+	struct pc_sigtrap_uprobe u;
 	sigset_t trap, old;
 	int fd;
 
+	SIGTRAP_UPROBE(&u, pc_work_target, 1);
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &attr);
+	OPEN_SIGTRAP(fd, &u.attr);
 	sigemptyset(&trap);
 	sigaddset(&trap, SIGTRAP);
 	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &trap, &old));
@@ -233,8 +251,9 @@ TEST(inherit_companions)
 	int alone = pc_observe_open("inherit", &attr, 0, -1);
 	attr.inherit_thread = 1;
 	int with_thread = pc_observe_open("inherit_thread", &attr, 0, -1);
-	if (with_thread && pc_kernel()->kver < PC_KVER(5, 13))
-		SKIP(return, "sigtrap is since Linux 5.13");
+	if (with_thread && pc_kernel()->kver < pc_sigtrap_since())
+		SKIP(return, "sigtrap is since Linux %d.%d", pc_sigtrap_since() / 1000,
+		     pc_sigtrap_since() % 1000);
 	EXPECT_ERRNO(0, with_thread);
 	EXPECT_TRUE(alone == 0 || alone == EINVAL) TH_LOG("%s", pc_errno_name(alone));
 }
