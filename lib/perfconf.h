@@ -22,6 +22,7 @@
 #include "kernel.h"
 #include "observe.h"
 #include "pmu.h"
+#include "privilege.h"
 #include "record.h"
 #include "ring.h"
 #include "sysctl.h"
@@ -60,6 +61,13 @@
  * kernel's regression. Not for a feature the kernel lacks (that is a SKIP).
  */
 #define BLOCKED(fmt, ...) SKIP(return, "blocked: " fmt, ##__VA_ARGS__)
+
+/* Become uid 65534 with no capabilities (privilege.h), or BLOCKED where the environment refuses. */
+#define BECOME_NOBODY() do { \
+	int e_ = pc_become_nobody(); \
+	if (e_) \
+		BLOCKED("cannot become nobody (%s)", pc_errno_name(-e_)); \
+} while (0)
 
 /*
  * A case that measures with an instrument (instrument.h) whose own subject

@@ -16,7 +16,6 @@
 #include <linux/hw_breakpoint.h>
 
 #include "perfconf.h"
-#include "privilege.h"
 #include "sample_site.h"
 
 #define N 12
@@ -122,9 +121,7 @@ TEST(kernel_address_unprivileged)
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
 	KERNEL_ADDRESS(&kaddr);
-	int dropped = pc_become_nobody();
-	if (dropped)
-		BLOCKED("cannot become nobody (%s)", pc_errno_name(-dropped));
+	BECOME_NOBODY();
 
 	int fd = watch(kaddr, true);
 	EXPECT_EQ(-1, fd);
@@ -150,9 +147,7 @@ TEST(own_memory_unprivileged)
 	REQUIRE_BREAKPOINT_PMU();
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
-	int dropped = pc_become_nobody();
-	if (dropped)
-		BLOCKED("cannot become nobody (%s)", pc_errno_name(-dropped));
+	BECOME_NOBODY();
 	int fd = watch((uintptr_t)&first, true);
 	ASSERT_OPEN(fd);
 	EXPECT_EQ(N, writes_counted(fd, N, 3 * N));

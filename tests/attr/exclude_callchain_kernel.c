@@ -16,7 +16,6 @@
  */
 #include "perfconf.h"
 #include "measure.h"
-#include "privilege.h"
 #include "regs.h"
 #include "sample_site.h"
 
@@ -133,9 +132,7 @@ TEST(unprivileged_user_callchain)
 
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
-	int dropped = pc_become_nobody();
-	if (dropped)
-		BLOCKED("cannot become nobody (%s)", pc_errno_name(-dropped));
+	BECOME_NOBODY();
 
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_CALLCHAIN);
 	attr.exclude_kernel = 1;

@@ -17,7 +17,6 @@
 #include "faults.h"
 #include "measure.h"
 #include "perfconf.h"
-#include "privilege.h"
 #include "sample_site.h"
 
 #define N 64
@@ -153,9 +152,7 @@ TEST(required_by_paranoid)
 
 	if (paranoid == INT_MIN)
 		SKIP(return, "perf_event_paranoid is unreadable");
-	int err = pc_become_nobody();
-	if (err)
-		BLOCKED("cannot drop privileges (%s)", pc_errno_name(-err));
+	BECOME_NOBODY();
 	attr.exclude_kernel = 0;
 	EXPECT_ERRNO(paranoid <= 1 ? 0 : EACCES, pc_open_errno(&attr, 0, -1, -1, 0))
 		TH_LOG("perf_event_paranoid=%d", paranoid);

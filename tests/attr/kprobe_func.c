@@ -19,7 +19,6 @@
 
 #include "perfconf.h"
 #include "kprobe.h"
-#include "privilege.h"
 #include "measure.h"
 
 #define N 13
@@ -104,9 +103,7 @@ TEST(unprivileged_is_eacces)
 
 	REQUIRE_GETPPID_SYMBOL();
 	KPROBE_ATTR(&attr, pc_getppid_symbol());
-	int dropped = pc_become_nobody();
-	if (dropped)
-		BLOCKED("cannot become nobody (%s)", pc_errno_name(-dropped));
+	BECOME_NOBODY();
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	EXPECT_ERRNO(EACCES, pc_open_errno(&attr, 0, -1, -1, 0));

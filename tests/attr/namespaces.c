@@ -20,7 +20,6 @@
 #include "attr_probe.h"
 #include "affinity.h"
 #include "child.h"
-#include "privilege.h"
 #include "sideband.h"
 
 #define NR_NS 7
@@ -88,7 +87,7 @@ TEST(unprivileged_is_refused)
 
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	ASSERT_EQ(0, pc_become_nobody());
+	BECOME_NOBODY();
 	attr.namespaces = 0;
 	int control = pc_open_errno(&attr, 0, -1, -1, 0);
 	if (control)

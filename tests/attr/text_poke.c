@@ -18,7 +18,6 @@
 #include "perfconf.h"
 #include "attr_probe.h"
 #include "bpf.h"
-#include "privilege.h"
 #include "sideband.h"
 
 #define IMAGE_MAX 4096
@@ -109,7 +108,7 @@ TEST(unprivileged)
 
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	ASSERT_EQ(0, pc_become_nobody());
+	BECOME_NOBODY();
 	int control = pc_open_errno(&attr, 0, -1, -1, 0);
 	if (control)
 		SKIP(return, "no perf_event_open at all for an unprivileged user here (%s, paranoid %d)",

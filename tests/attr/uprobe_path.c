@@ -15,7 +15,6 @@
 #include <stdlib.h>
 
 #include "perfconf.h"
-#include "privilege.h"
 
 #define N 9
 
@@ -137,9 +136,7 @@ TEST(unprivileged_is_eacces)
 	struct uprobe u;
 
 	UPROBE_ON_PROBE(&u);
-	int dropped = pc_become_nobody();
-	if (dropped)
-		BLOCKED("cannot become nobody (%s)", pc_errno_name(-dropped));
+	BECOME_NOBODY();
 	u.attr.exclude_kernel = 1;
 	u.attr.exclude_hv = 1;
 	EXPECT_ERRNO(EACCES, pc_open_errno(&u.attr, 0, -1, -1, 0));
