@@ -156,7 +156,8 @@ void judge_between(struct recset *older, const struct recset *newer, const struc
 	if (!n || !in_transit(v->exp, n, o))
 		return;
 	was = v->detail ? v->detail : xasprintf("%s, not in the older baseline", status_name(o->st));
-	v->detail = xasprintf("%s; as in %s", was, newer->path);
+	v->detail = xasprintf("%s; as in %s", was,
+			      strrchr(newer->path, '/') ? strrchr(newer->path, '/') + 1 : newer->path);
 	v->kind = V_TRANSIT;
 	free(was);
 }
