@@ -9,9 +9,13 @@
  * blocked in waitpid() and the child next is enough). The exiting child
  * then carries the parent's original events, and what the ABI says happens
  * to the inherited copies at exit (inherit_stat's PERF_RECORD_READ,
- * per-thread PERF_SAMPLE_READ values) depends on scheduling. A context
- * with an event that is not inherited is never cloned whole, so one such
- * event in the parent keeps every context where it belongs:
+ * per-thread PERF_SAMPLE_READ values) depends on scheduling. A uprobe
+ * event counts only in the address space of the task it belongs to, so
+ * after such a swap the parent's own calls go uncounted. A context with
+ * an event that is not inherited is never cloned whole, so one such event
+ * in every task that forks keeps every context where it belongs (a
+ * child's child gets a copy of the child's context: the child that forks
+ * needs an anchor of its own):
  *
  *	int anchor = pc_family_anchor();
  *	ASSERT_LE(0, anchor);

@@ -7,14 +7,23 @@
  * not work for some combinations of read_format values, such as
  * PERF_FORMAT_GROUP."
  *
- * Measured with execute breakpoints on noinline functions: n calls are
- * exactly n hits, in whichever task makes them. The children's counts are
+ * Measured with uprobes on noinline functions: n calls are exactly n hits,
+ * counted by the copy of the event in whichever task makes them (a task
+ * with no copy makes hits that nobody counts). The children's counts are
  * folded into the parent's event when they exit; a read after waitpid()
  * sees them. Which read_format and sample_type combinations inherit
  * accepts changed over time (PERF_SAMPLE_READ since 6.12, with
  * PERF_SAMPLE_TID): those outcomes are observations.
+ *
+ * A uprobe event counts only the calls made in the address space of the
+ * task it was made for. The kernel may swap a task's context with its
+ * clone in a child (lib/family.h), after which each task runs the other's
+ * events and their calls go uncounted: every task here that forks while
+ * holding only inherited events opens an anchor (pc_family_anchor) first.
+ * The non-inherited counters of children_are_counted and
+ * threads_are_counted do the same job there.
  */
-#include <linux/hw_breakpoint.h>
+#include <limits.h>
 #include <sys/wait.h>
 
 #include "affinity.h"
@@ -23,8 +32,8 @@
 #include "perfconf.h"
 #include "child.h"
 
-/* A second target, told apart from pc_work_target by a breakpoint of its own. */
-static noinline void other_target(void)
+/* A second target, told apart from pc_work_target by a uprobe of its own. */
+static __attribute__((__noinline__, __noipa__, used)) void other_target(void)
 {
 	__asm__ volatile("" ::: "memory");
 }
@@ -53,20 +62,25 @@ static pid_t child_calls(unsigned long n, unsigned long m)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? pid : -ECHILD;
 }
 
-static struct perfconf_attr bp_on(void (*fn)(void), int inherit)
-{
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, fn, 0);
+/* The file the uprobes are in (this executable), as their attrs name it. */
+static char exe_path[PATH_MAX];
 
-	attr.inherit = inherit;
-	return attr;
-}
+/* A uprobe counter on fn into attr; SKIP when there is no uprobe PMU. */
+#define UPROBE_ON(attr, fn, inh) do { \
+	int e_ = pc_attr_uprobe(&(attr), (const void *)(fn), exe_path, sizeof(exe_path)); \
+	if (e_ == -ENOENT) \
+		SKIP(return, "no uprobe PMU on this kernel"); \
+	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #fn, pc_errno_name(-e_)); \
+	(attr).inherit = (inh); \
+} while (0)
 
-/* An enabled breakpoint counter on this task, or a SKIP when breakpoints are not here. */
-#define OPEN_BP(fd, fn, inherit) do { \
-	struct perfconf_attr a_ = bp_on(fn, inherit); \
+/* An enabled uprobe counter on this task, or a SKIP when uprobes are not here. */
+#define OPEN_UPROBE(fd, fn, inherit) do { \
+	struct perfconf_attr a_; \
+	UPROBE_ON(a_, fn, inherit); \
 	(fd) = pc_open(&a_, 0, -1, -1, PERF_FLAG_FD_CLOEXEC); \
 	if ((fd) < 0) \
-		SKIP_IF_UNSUPPORTED(errno, "an execute breakpoint"); \
+		SKIP_IF_UNSUPPORTED(errno, "a uprobe event"); \
 	ASSERT_OPEN(fd); \
 	ASSERT_EQ(0, pc_enable(fd)); \
 } while (0)
@@ -75,8 +89,8 @@ TEST(children_are_counted)
 {
 	int with, without;
 
-	OPEN_BP(with, pc_work_target, 1);
-	OPEN_BP(without, pc_work_target, 0);
+	OPEN_UPROBE(with, pc_work_target, 1);
+	OPEN_UPROBE(without, pc_work_target, 0);
 	pc_work_calls(10);
 	ASSERT_LT(0, pc_work_in_child("calls 100"));
 	EXPECT_EQ(110, pc_count_of(with));
@@ -89,8 +103,8 @@ TEST(threads_are_counted)
 {
 	int with, without;
 
-	OPEN_BP(with, pc_work_target, 1);
-	OPEN_BP(without, pc_work_target, 0);
+	OPEN_UPROBE(with, pc_work_target, 1);
+	OPEN_UPROBE(without, pc_work_target, 0);
 	ASSERT_LT(0, pc_work_in_thread("calls 50"));
 	EXPECT_EQ(50, pc_count_of(with));
 	EXPECT_EQ(0, pc_count_of(without)) TH_LOG("a non-inherited event counted a new thread");
@@ -103,16 +117,22 @@ TEST(grandchildren_are_counted)
 {
 	int fd, status;
 
-	OPEN_BP(fd, pc_work_target, 1);
+	OPEN_UPROBE(fd, pc_work_target, 1);
+	int anchor = pc_family_anchor();
+	ASSERT_LE(0, anchor);
 	pid_t pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		/* The parent's anchor is not inherited: the child needs its own. */
+		if (pc_family_anchor() < 0)
+			_exit(2);
 		pc_work_calls(20);
 		_exit(pc_work_in_child("calls 30") > 0 ? 0 : 1);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
 	EXPECT_EQ(50, pc_count_of(fd));
+	close(anchor);
 	close(fd);
 }
 
@@ -122,7 +142,7 @@ TEST(existing_children_are_not_counted)
 	int fd;
 
 	ASSERT_EQ(0, pc_child_start(&child, 0));
-	OPEN_BP(fd, pc_work_target, 1);
+	OPEN_UPROBE(fd, pc_work_target, 1);
 	ASSERT_EQ(0, pc_child_do(&child, "calls 100"));
 	ASSERT_EQ(0, pc_child_finish(&child));
 	EXPECT_EQ(0, pc_count_of(fd));
@@ -134,8 +154,10 @@ TEST(sibling_must_match_leader)
 {
 	int leader;
 
-	OPEN_BP(leader, pc_work_target, 1);
-	struct perfconf_attr sibling = bp_on(other_target, 0);
+	OPEN_UPROBE(leader, pc_work_target, 1);
+	struct perfconf_attr sibling;
+
+	UPROBE_ON(sibling, other_target, 0);
 	EXPECT_ERRNO(EINVAL, pc_open_errno(&sibling, 0, -1, leader, 0));
 	sibling.inherit = 1;
 	EXPECT_ERRNO(0, pc_open_errno(&sibling, 0, -1, leader, 0));
@@ -149,22 +171,25 @@ TEST(sibling_must_match_leader)
 TEST(group_read)
 {
 	const uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	struct perfconf_attr leader_attr = bp_on(pc_work_target, 1);
+	struct perfconf_attr leader_attr, sibling_attr;
 	struct pc_read_values v;
 	uint64_t buf[5];
 
-	SKIP_IF_UNSUPPORTED(pc_open_errno(&leader_attr, 0, -1, -1, 0), "an execute breakpoint");
+	UPROBE_ON(leader_attr, pc_work_target, 1);
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&leader_attr, 0, -1, -1, 0), "a uprobe event");
 	leader_attr.read_format = rf;
 	int leader = pc_open(&leader_attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	int err = leader < 0 ? errno : 0;
 	pc_observe_errno("errno", err);
 	if (err)
 		SKIP(return, "inherit with PERF_FORMAT_GROUP refused (%s)", pc_errno_name(err));
-	struct perfconf_attr sibling_attr = bp_on(other_target, 1);
+	UPROBE_ON(sibling_attr, other_target, 1);
 	sibling_attr.read_format = rf;
 	sibling_attr.disabled = 0;
 	int sibling = pc_open(&sibling_attr, 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(sibling);
+	int anchor = pc_family_anchor();
+	ASSERT_LE(0, anchor);
 
 	ASSERT_EQ(0, pc_enable(leader));
 	ASSERT_LT(0, child_calls(30, 7));
@@ -175,6 +200,7 @@ TEST(group_read)
 	ASSERT_EQ(2, v.nr);
 	EXPECT_EQ(35, v.values[0].value);
 	EXPECT_EQ(7, v.values[1].value);
+	close(anchor);
 	close(sibling);
 	close(leader);
 }
@@ -186,10 +212,11 @@ TEST(group_read)
  */
 TEST(sample_read)
 {
-	struct perfconf_attr attr = bp_on(pc_work_target, 1);
+	struct perfconf_attr attr;
 	struct pc_capture cap;
 
-	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
+	UPROBE_ON(attr, pc_work_target, 1);
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "a uprobe event");
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_READ;
 	int err = pc_open_errno(&attr, 0, -1, -1, 0);

@@ -8,35 +8,24 @@
  * id the parent event's). Without inherit_stat the counts are folded into
  * the parent silently.
  *
- * Measured with an execute breakpoint on a noinline function (n calls, n
- * hits). The family is pinned to one CPU so that the event can be per-CPU
- * (an inherited per-task event cannot be mmapped), and a non-inherited
- * event keeps the parent's context from being swapped into a child (see
- * lib/family.h).
+ * Measured with a uprobe on a noinline function (n calls, n hits, counted
+ * by the event's copy in the task that makes them). The family is pinned
+ * to one CPU so that the event can be per-CPU (an inherited per-task event
+ * cannot be mmapped), and a non-inherited event keeps the parent's context
+ * from being swapped into a child (see lib/family.h).
  */
-#include <linux/hw_breakpoint.h>
+#include <limits.h>
 #include <sys/ioctl.h>
 
 #include "affinity.h"
 #include "family.h"
 #include "perfconf.h"
 
-static struct perfconf_attr bp_attr(int inherit_stat, uint64_t read_format)
-{
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
-
-	attr.inherit = 1;
-	attr.inherit_stat = inherit_stat;
-	attr.read_format = read_format;
-	attr.sample_type = PERF_SAMPLE_TID;
-	attr.sample_id_all = 1;
-	return attr;
-}
-
 FIXTURE(family) {
 	int anchor;
 	struct pc_capture cap;
 	uint64_t id;
+	char path[PATH_MAX];	/* the uprobe's file: this executable */
 };
 
 FIXTURE_VARIANT(family) {
@@ -49,11 +38,20 @@ FIXTURE_VARIANT_ADD(family, nostat) { .inherit_stat = 0 };
 
 FIXTURE_SETUP(family)
 {
-	struct perfconf_attr attr = bp_attr(variant->inherit_stat, READ_FORMAT);
+	struct perfconf_attr attr;
 
 	self->anchor = -1;
 	self->cap.fd = -1;
-	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
+	int err = pc_attr_uprobe(&attr, pc_work_target, self->path, sizeof(self->path));
+	if (err == -ENOENT)
+		SKIP(return, "no uprobe PMU on this kernel");
+	ASSERT_EQ(0, err) TH_LOG("a uprobe on pc_work_target: %s", pc_errno_name(-err));
+	attr.inherit = 1;
+	attr.inherit_stat = variant->inherit_stat;
+	attr.read_format = READ_FORMAT;
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.sample_id_all = 1;
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "a uprobe event");
 	int cpu = pc_pin_self();
 	ASSERT_LE(0, cpu);
 	self->anchor = pc_family_anchor();

@@ -6,35 +6,52 @@
  * and without it the kernel refuses it (EINVAL; before 5.13 the bit was
  * reserved, which gives EINVAL as well).
  *
- * Measured with an execute breakpoint on a noinline function: n calls in
- * a thread or a child are exactly n hits where the event is inherited.
+ * Measured with a uprobe on a noinline function: n calls in a thread or a
+ * child are exactly n hits where the event is inherited, and none counted
+ * where it is not (a task without a copy of the event counts nothing).
+ * A uprobe event counts only the calls made in the address space of the
+ * task it was made for: an anchor (lib/family.h) keeps the kernel from
+ * swapping the parent's context with a thread's, after which the parent's
+ * own calls would go uncounted once the thread is gone.
  */
-#include <linux/hw_breakpoint.h>
+#include <limits.h>
 #include <sys/wait.h>
 
+#include "family.h"
 #include "measure.h"
 #include "perfconf.h"
 
 FIXTURE(thread_only) {
 	int fd;
+	int anchor;
+	char path[PATH_MAX];	/* the uprobe's file: this executable */
 };
 
 FIXTURE_SETUP(thread_only)
 {
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
+	struct perfconf_attr attr;
 
 	self->fd = -1;
+	self->anchor = -1;
+	int err = pc_attr_uprobe(&attr, pc_work_target, self->path, sizeof(self->path));
+	if (err == -ENOENT)
+		SKIP(return, "no uprobe PMU on this kernel");
+	ASSERT_EQ(0, err) TH_LOG("a uprobe on pc_work_target: %s", pc_errno_name(-err));
 	attr.inherit = 1;
-	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "a uprobe event");
 	attr.inherit_thread = 1;
 	self->fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (self->fd < 0)
 		SKIP(return, "inherit_thread refused (%s)", pc_errno_name(errno));
+	self->anchor = pc_family_anchor();
+	ASSERT_LE(0, self->anchor);
 	ASSERT_EQ(0, pc_enable(self->fd));
 }
 
 FIXTURE_TEARDOWN(thread_only)
 {
+	if (self->anchor >= 0)
+		close(self->anchor);
 	if (self->fd >= 0)
 		close(self->fd);
 }
