@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf_event_open() and the attr builders. */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
@@ -183,7 +184,7 @@ static int file_offset_of(const void *addr, char *path, size_t pathlen, uint64_t
 {
 	FILE *maps = fopen("/proc/self/maps", "r");
 	char line[4096];
-	int err = -ENOENT;
+	int err = -EFAULT;	/* in no mapping */
 
 	if (!maps)
 		return -errno;
@@ -225,6 +226,31 @@ int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size
 	out->uprobe_path = (uint64_t)(uintptr_t)path;
 	out->probe_offset = offset;
 	return 0;
+}
+
+/*
+ * The files uprobes were placed in by pc_attr_uprobe_on(): an attr's
+ * uprobe_path points here, so it stays valid as long as the process.
+ * Each distinct path is kept once (a test probes its own executable).
+ */
+static char probed_files[4][PATH_MAX];
+
+int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func)
+{
+	char path[PATH_MAX];
+	int err = pc_attr_uprobe(out, func, path, sizeof(path));
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < sizeof(probed_files) / sizeof(probed_files[0]); i++) {
+		if (!probed_files[i][0])
+			strcpy(probed_files[i], path);
+		if (!strcmp(probed_files[i], path)) {
+			out->uprobe_path = (uint64_t)(uintptr_t)probed_files[i];
+			return 0;
+		}
+	}
+	return -ENOSPC;
 }
 
 int pc_read_count(int fd, uint64_t *value)

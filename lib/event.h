@@ -81,9 +81,17 @@ int pc_attr_set_format(struct perfconf_attr *attr, const char *pmu, const char *
 /*
  * A uprobe on a function of this executable (a noinline one). The offset in
  * the file is computed from /proc/self/maps. Returns 0, or -errno (-ENOENT
- * when there is no uprobe PMU). `path` must stay alive while the attr is used.
+ * when there is no uprobe PMU, -EFAULT when func lies in no file mapping).
+ * `path` must stay alive while the attr is used.
  */
 int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size_t pathlen);
+/*
+ * The same with the path kept by the lib for the life of the process: a
+ * uprobe that counts every call of func exactly, in whichever task makes
+ * it, on every machine (the instrument of choice where breakpoints may not
+ * fire). UPROBE_ATTR (perfconf.h) SKIPs where there is no uprobe PMU.
+ */
+int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func);
 
 /*
  * One counter value (read_format 0): 0, or -1 with errno; a read that

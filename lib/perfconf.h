@@ -100,6 +100,17 @@
 } while (0)
 
 /*
+ * A uprobe counter on func, a noinline function of this test, into *attr
+ * (pc_attr_uprobe_on); SKIP where there is no uprobe PMU.
+ */
+#define UPROBE_ATTR(attr, func) do { \
+	int e_ = pc_attr_uprobe_on(attr, (const void *)(func)); \
+	if (e_ == -ENOENT) \
+		SKIP(return, "no uprobe PMU on this kernel"); \
+	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
+} while (0)
+
+/*
  * errno comparisons by name, so a failure reads "Expected 'EINVAL' == 'OK'".
  * Like the harness's own, they take a trailing TH_LOG(...).
  */

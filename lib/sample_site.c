@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Samples taken at a known place, and where their addresses lie (see sample_site.h). */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "event.h"
-#include "pmu.h"
 #include "sample_site.h"
 
 struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
@@ -17,38 +15,12 @@ struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
 	return a;
 }
 
-/*
- * The files uprobes were placed in: an attr's uprobe_path points here, so
- * it stays valid however long the caller keeps the attr. Each distinct path
- * is kept once (every function a test samples lies in its own executable).
- */
-static char probed_files[4][PATH_MAX];
-
-static const char *probed_file(const char *path)
-{
-	for (size_t i = 0; i < sizeof(probed_files) / sizeof(probed_files[0]); i++) {
-		if (!probed_files[i][0])
-			strcpy(probed_files[i], path);
-		if (!strcmp(probed_files[i], path))
-			return probed_files[i];
-	}
-	return NULL;
-}
-
 int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint64_t sample_type)
 {
-	char path[PATH_MAX];
-	int type = pc_pmu_type("uprobe");
+	int err = pc_attr_uprobe_on(out, func);
 
-	if (type < 0)
-		return type;
-	int err = pc_attr_uprobe(out, func, path, sizeof(path));
 	if (err)
-		return err == -ENOENT ? -EFAULT : err;	/* the PMU is there: func is in no mapping */
-	const char *kept = probed_file(path);
-	if (!kept)
-		return -ENOSPC;
-	out->uprobe_path = (uint64_t)(uintptr_t)kept;
+		return err;
 	out->sample_period = 1;
 	out->sample_type = sample_type;
 	return 0;

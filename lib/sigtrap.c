@@ -162,14 +162,14 @@ int pc_sigtrap_since(void)
 	return f ? f->since : 0;	/* always there: lib/abi_check.c pins the table */
 }
 
-int pc_sigtrap_uprobe(struct pc_sigtrap_uprobe *u, const void *func, uint64_t period)
+int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t period)
 {
-	int err = pc_attr_uprobe(&u->attr, func, u->path, sizeof(u->path));
+	int err = pc_attr_uprobe_on(out, func);
 
 	if (err)
 		return err;
-	u->attr.sample_period = period;
-	u->attr.sigtrap = 1;
-	u->attr.remove_on_exec = 1;
+	out->sample_period = period;
+	out->sigtrap = 1;
+	out->remove_on_exec = 1;
 	return 0;
 }

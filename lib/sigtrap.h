@@ -96,22 +96,17 @@ int pc_sigtrap_since(void);
 /*
  * A uprobe on func (a noinline, non-clonable function of this executable,
  * like pc_work_target) that traps every `period` hits: sample_period,
- * sigtrap and remove_on_exec set, sig_data 0, disabled. attr refers to
- * path: keep the struct alive while attr is used. 0, or -errno (-ENOENT:
- * no uprobe PMU).
+ * sigtrap and remove_on_exec set, sig_data 0, disabled. 0, or -errno
+ * (-ENOENT: no uprobe PMU).
  */
-struct pc_sigtrap_uprobe {
-	struct perfconf_attr attr;
-	char path[4096];
-};
-int pc_sigtrap_uprobe(struct pc_sigtrap_uprobe *u, const void *func, uint64_t period);
+int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t period);
 
 /*
- * In a test (include this header after perfconf.h): that uprobe into *u,
- * or SKIP where there is no uprobe PMU.
+ * In a test (include this header after perfconf.h): that uprobe into
+ * *attr, or SKIP where there is no uprobe PMU.
  */
-#define SIGTRAP_UPROBE(u, func, period) do { \
-	int uerr_ = pc_sigtrap_uprobe(u, (const void *)(func), period); \
+#define SIGTRAP_UPROBE(attr, func, period) do { \
+	int uerr_ = pc_sigtrap_uprobe(attr, (const void *)(func), period); \
 	if (uerr_) \
 		SKIP_IF_UNSUPPORTED(-uerr_, "a uprobe"); \
 	ASSERT_EQ(0, uerr_) TH_LOG("a uprobe on " #func ": %s", pc_errno_name(-uerr_)); \

@@ -253,7 +253,7 @@ TEST_F(base, gate_suite_fails_only_on_the_suites_own_faults)
  */
 TEST_F(base, kernel_between_two_baselines)
 {
-	char older[512], newer[512], header[1200], last[256];
+	char older[512], newer[512], header[3 * PATH_MAX], last[256];
 	int major, minor;
 
 	ASSERT_EQ(2, sscanf(self->kernel, "%d.%d", &major, &minor));

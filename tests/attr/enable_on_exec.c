@@ -20,7 +20,6 @@
 
 FIXTURE(child) {
 	struct pc_child child;
-	char path[4096];
 };
 
 FIXTURE_SETUP(child)
@@ -33,19 +32,11 @@ FIXTURE_TEARDOWN(child)
 	pc_child_finish(&self->child);
 }
 
-/* A uprobe on pc_work_target for the child, or a SKIP when there is no uprobe PMU. */
-#define UPROBE_ATTR(attr) do { \
-	int uerr_ = pc_attr_uprobe(&(attr), pc_work_target, self->path, sizeof(self->path)); \
-	if (uerr_) \
-		SKIP_IF_UNSUPPORTED(-uerr_, "a uprobe"); \
-	ASSERT_EQ(0, uerr_); \
-} while (0)
-
 TEST_F(child, counts_from_exec_on)
 {
 	struct perfconf_attr attr;
 
-	UPROBE_ATTR(attr);
+	UPROBE_ATTR(&attr, pc_work_target);
 	attr.enable_on_exec = 1;
 	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);
@@ -85,7 +76,7 @@ TEST_F(child, enabled_event_counts_throughout)
 	attr.enable_on_exec = 1;
 	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);
-	if (pc_attr_uprobe(&uprobe, pc_work_target, self->path, sizeof(self->path)) == 0) {
+	if (pc_attr_uprobe_on(&uprobe, pc_work_target) == 0) {
 		uprobe.disabled = 0;
 		uprobe.enable_on_exec = 1;
 		probe = pc_open(&uprobe, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);

@@ -23,7 +23,6 @@
  * The non-inherited counters of children_are_counted and
  * threads_are_counted do the same job there.
  */
-#include <limits.h>
 #include <sys/wait.h>
 
 #include "affinity.h"
@@ -62,15 +61,9 @@ static pid_t child_calls(unsigned long n, unsigned long m)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? pid : -ECHILD;
 }
 
-/* The file the uprobes are in (this executable), as their attrs name it. */
-static char exe_path[PATH_MAX];
-
 /* A uprobe counter on fn into attr; SKIP when there is no uprobe PMU. */
 #define UPROBE_ON(attr, fn, inh) do { \
-	int e_ = pc_attr_uprobe(&(attr), (const void *)(fn), exe_path, sizeof(exe_path)); \
-	if (e_ == -ENOENT) \
-		SKIP(return, "no uprobe PMU on this kernel"); \
-	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #fn, pc_errno_name(-e_)); \
+	UPROBE_ATTR(&(attr), fn); \
 	(attr).inherit = (inh); \
 } while (0)
 

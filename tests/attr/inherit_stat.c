@@ -14,7 +14,6 @@
  * cannot be mmapped), and a non-inherited event keeps the parent's context
  * from being swapped into a child (see lib/family.h).
  */
-#include <limits.h>
 #include <sys/ioctl.h>
 
 #include "affinity.h"
@@ -25,7 +24,6 @@ FIXTURE(family) {
 	int anchor;
 	struct pc_capture cap;
 	uint64_t id;
-	char path[PATH_MAX];	/* the uprobe's file: this executable */
 };
 
 FIXTURE_VARIANT(family) {
@@ -42,10 +40,7 @@ FIXTURE_SETUP(family)
 
 	self->anchor = -1;
 	self->cap.fd = -1;
-	int err = pc_attr_uprobe(&attr, pc_work_target, self->path, sizeof(self->path));
-	if (err == -ENOENT)
-		SKIP(return, "no uprobe PMU on this kernel");
-	ASSERT_EQ(0, err) TH_LOG("a uprobe on pc_work_target: %s", pc_errno_name(-err));
+	UPROBE_ATTR(&attr, pc_work_target);
 	attr.inherit = 1;
 	attr.inherit_stat = variant->inherit_stat;
 	attr.read_format = READ_FORMAT;

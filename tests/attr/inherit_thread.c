@@ -14,7 +14,6 @@
  * swapping the parent's context with a thread's, after which the parent's
  * own calls would go uncounted once the thread is gone.
  */
-#include <limits.h>
 #include <sys/wait.h>
 
 #include "family.h"
@@ -24,7 +23,6 @@
 FIXTURE(thread_only) {
 	int fd;
 	int anchor;
-	char path[PATH_MAX];	/* the uprobe's file: this executable */
 };
 
 FIXTURE_SETUP(thread_only)
@@ -33,10 +31,7 @@ FIXTURE_SETUP(thread_only)
 
 	self->fd = -1;
 	self->anchor = -1;
-	int err = pc_attr_uprobe(&attr, pc_work_target, self->path, sizeof(self->path));
-	if (err == -ENOENT)
-		SKIP(return, "no uprobe PMU on this kernel");
-	ASSERT_EQ(0, err) TH_LOG("a uprobe on pc_work_target: %s", pc_errno_name(-err));
+	UPROBE_ATTR(&attr, pc_work_target);
 	attr.inherit = 1;
 	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "a uprobe event");
 	attr.inherit_thread = 1;

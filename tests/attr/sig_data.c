@@ -37,13 +37,13 @@ static void call_touch(void)
 /* The si_perf_data of 3 SIGTRAPs, one per call of a uprobed function. */
 static void expect_data(struct __test_metadata *_metadata, uint64_t data)
 {
-	struct pc_sigtrap_uprobe u;
+	struct perfconf_attr u;
 	int fd;
 
 	SIGTRAP_UPROBE(&u, pc_work_target, 1);
-	u.attr.sig_data = data;
+	u.sig_data = data;
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &u.attr);
+	OPEN_SIGTRAP(fd, &u);
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_calls(3);
 	ASSERT_EQ(0, pc_disable(fd));
@@ -74,17 +74,17 @@ TEST(all_ones)
 /* Two events, two sig_data: each signal names the event that overflowed. */
 TEST(tells_events_apart)
 {
-	struct pc_sigtrap_uprobe a, b;
+	struct perfconf_attr a, b;
 	static const char order[] = "abba";
 	int fa, fb;
 
 	SIGTRAP_UPROBE(&a, pc_work_target, 1);
 	SIGTRAP_UPROBE(&b, pc_work_touch, 1);
-	a.attr.sig_data = 0xa;
-	b.attr.sig_data = 0xb;
+	a.sig_data = 0xa;
+	b.sig_data = 0xb;
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fa, &a.attr);
-	OPEN_SIGTRAP(fb, &b.attr);
+	OPEN_SIGTRAP(fa, &a);
+	OPEN_SIGTRAP(fb, &b);
 	ASSERT_EQ(0, pc_enable(fa));
 	ASSERT_EQ(0, pc_enable(fb));
 	for (const char *c = order; *c; c++) {

@@ -56,12 +56,12 @@ static pid_t gettid_(void)
  */
 TEST(each_overflow_traps_synchronously)
 {
-	struct pc_sigtrap_uprobe u;
+	struct perfconf_attr u;
 	int fd;
 
 	SIGTRAP_UPROBE(&u, pc_work_target, 1);
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &u.attr);
+	OPEN_SIGTRAP(fd, &u);
 	ASSERT_EQ(0, pc_enable(fd));
 	for (unsigned int i = 1; i <= 5; i++) {
 		pc_work_calls(1);
@@ -75,7 +75,7 @@ TEST(each_overflow_traps_synchronously)
 		EXPECT_EQ(SIGTRAP, t->signo);
 		EXPECT_EQ(PC_TRAP_PERF, t->code);
 		EXPECT_EQ(0, t->err);
-		EXPECT_EQ(u.attr.type, t->perf_type);
+		EXPECT_EQ(u.type, t->perf_type);
 		EXPECT_EQ(0, t->perf_flags);
 		EXPECT_EQ(gettid_(), t->tid);
 	}
@@ -89,13 +89,13 @@ TEST(each_overflow_traps_synchronously)
 /* sample_period 3: a signal after calls 3, 6 and 9 only. */
 TEST(every_nth_overflow)
 {
-	struct pc_sigtrap_uprobe u;
+	struct perfconf_attr u;
 	char pattern[10];
 	int fd;
 
 	SIGTRAP_UPROBE(&u, pc_work_target, 3);
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &u.attr);
+	OPEN_SIGTRAP(fd, &u);
 	ASSERT_EQ(0, pc_enable(fd));
 	for (unsigned int i = 0; i < 9; i++) {
 		unsigned int before = pc_sigtrap_count();
@@ -174,14 +174,14 @@ TEST(page_fault_si_addr)
  */
 TEST(the_overflowing_thread_is_signalled)
 {
-	struct pc_sigtrap_uprobe u;
+	struct perfconf_attr u;
 	int fd;
 
 	SIGTRAP_UPROBE(&u, pc_work_target, 1);
-	u.attr.inherit = 1;
-	u.attr.inherit_thread = 1;
+	u.inherit = 1;
+	u.inherit_thread = 1;
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &u.attr);
+	OPEN_SIGTRAP(fd, &u);
 	ASSERT_EQ(0, pc_enable(fd));
 	pid_t tid = pc_work_in_thread("calls 1");
 	ASSERT_EQ(0, pc_disable(fd));
@@ -190,7 +190,7 @@ TEST(the_overflowing_thread_is_signalled)
 	EXPECT_EQ(tid, pc_sigtrap_get(0)->tid);
 	EXPECT_NE(gettid_(), pc_sigtrap_get(0)->tid);
 	EXPECT_EQ(PC_TRAP_PERF, pc_sigtrap_get(0)->code);
-	EXPECT_EQ(u.attr.type, pc_sigtrap_get(0)->perf_type);
+	EXPECT_EQ(u.type, pc_sigtrap_get(0)->perf_type);
 	close(fd);
 	pc_sigtrap_release();
 }
@@ -201,13 +201,13 @@ TEST(the_overflowing_thread_is_signalled)
  */
 TEST(blocked_sigtrap)
 {
-	struct pc_sigtrap_uprobe u;
+	struct perfconf_attr u;
 	sigset_t trap, old;
 	int fd;
 
 	SIGTRAP_UPROBE(&u, pc_work_target, 1);
 	ASSERT_EQ(0, pc_sigtrap_catch());
-	OPEN_SIGTRAP(fd, &u.attr);
+	OPEN_SIGTRAP(fd, &u);
 	sigemptyset(&trap);
 	sigaddset(&trap, SIGTRAP);
 	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &trap, &old));
