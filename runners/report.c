@@ -91,6 +91,8 @@ void summary_add_job(struct summary *s, const struct job *j)
 void summary_add_gone(struct summary *s, const struct recset *base, const struct selection *sel,
 		      const struct job *jobs, size_t n)
 {
+	char missing[512] = "";	/* the last binary counted as not found */
+
 	if (!base)
 		return;
 	for (size_t i = 0; i < base->n; i++) {
@@ -111,7 +113,10 @@ void summary_add_gone(struct summary *s, const struct recset *base, const struct
 		else
 			strv_addf(&s->gone, "%s %s%s", e->id, status_name(e->st),
 				  ran ? "" : " (binary not found)");
-		s->faults += !ran && !strchr(e->id, ':');
+		if (!ran && strcmp(missing, bin)) {
+			s->faults++;	/* a binary that did not run: once per binary */
+			snprintf(missing, sizeof(missing), "%s", bin);
+		}
 	}
 }
 

@@ -241,6 +241,15 @@ TEST_F(base, gate_suite_fails_only_on_the_suites_own_faults)
 	EXPECT_STREQ("1 passed, 1 failed, 2 skipped", fk_last_line(self->r.out, last, sizeof(last)));
 	fk_res_free(&self->r);
 
+	/* a binary of the baseline that did not run is the suite's fault too */
+	unlink(fk_path(&self->t, "tests/inst/crash"));
+	fk_write(self->exact, "inst/gone:global.a PASS\ninst/gone:global.b PASS\n", 0644);
+	fk_run(&self->t, &self->r, "-t", "inst", "--gate", "suite");
+	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/gone:global.a PASS (binary not found)")) SHOW(&self->r);
+	EXPECT_STREQ("1 passed, 1 failed, 3 skipped", fk_last_line(self->r.out, last, sizeof(last)));
+	fk_res_free(&self->r);
+
 	fk_run(&self->t, &self->r, "--gate", "kernel");
 	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.err, "--gate: expected \"baseline\" or \"suite\"") != NULL) SHOW(&self->r);
