@@ -24,7 +24,8 @@ LDLIBS  := -lcap -lz -lpthread
 LDFLAGS ?=
 PC_LDFLAGS := $(if $(filter 1,$(STATIC)),-static)
 
-LIB_SRC    := $(sort $(wildcard lib/*.c))
+# lib/ in layers (lib/README.md): includes name their layer ("event/pmu.h").
+LIB_SRC    := $(sort $(filter-out lib/tests/%,$(wildcard lib/*/*.c)))
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
 LIB_A      := $(B)/lib/libperfconf.a
 SUITE_SRC  := $(sort $(wildcard tests/*/*.c))
@@ -35,7 +36,7 @@ RUNNER_SRC := $(sort $(wildcard runners/*.c))
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 RUNNER     := $(B)/perfconf
 DEPS_STAMP := $(B)/.deps-ok
-HEADERS    := $(wildcard lib/*.h runners/*.h)
+HEADERS    := $(wildcard lib/*.h lib/*/*.h runners/*.h)
 
 .PHONY: all suite deps run test coverage matrix clean
 all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))

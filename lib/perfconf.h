@@ -15,19 +15,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "abi.h"
-#include "capture.h"
-#include "event.h"
-#include "instrument.h"
-#include "kernel.h"
-#include "observe.h"
-#include "pmu.h"
-#include "privilege.h"
-#include "record.h"
-#include "ring.h"
-#include "sysctl.h"
-#include "uapi.h"
-#include "workload.h"
+#include "abi/abi.h"
+#include "ring/capture.h"
+#include "event/event.h"
+#include "work/instrument.h"
+#include "host/kernel.h"
+#include "host/observe.h"
+#include "event/pmu.h"
+#include "host/privilege.h"
+#include "ring/record.h"
+#include "ring/ring.h"
+#include "host/sysctl.h"
+#include "abi/uapi.h"
+#include "work/workload.h"
 
 #include "kselftest_harness.h"
 

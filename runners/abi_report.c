@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "abi.h"
+#include "abi/abi.h"
 #include "abi_report.h"
 #include "run.h"
 #include "util.h"

@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "recset.h"
 
 enum verdict_kind {
 	V_SAME, V_KNOWN, V_REGRESSION, V_IMPROVEMENT, V_CHANGED,

@@ -27,7 +27,7 @@
 #include "exec.h"
 #include "profile.h"
 #include "run.h"
-#include "sysctl.h"
+#include "host/sysctl.h"
 
 /* Where the source tree was when the runner was built (the Makefile says). */
 #ifndef PERFCONF_SOURCE

@@ -20,7 +20,7 @@
 #include "profile.h"
 #include "report.h"
 #include "run.h"
-#include "sysctl.h"
+#include "host/sysctl.h"
 
 struct run {
 	struct opts *o;

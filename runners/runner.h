@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "record.h"
+#include "recset.h"
 #include "tap.h"
 #include "util.h"
 

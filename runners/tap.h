@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record.h"
+#include "recset.h"
 #include "util.h"
 
 #define TAP_LINE_MAX	4096		/* longer lines are cut */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "perfconf.h"
-#include "abi_layout.h"
+#include "abi/abi_layout.h"
 
 /* ---- helpers ---- */
 

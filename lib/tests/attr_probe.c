@@ -5,8 +5,8 @@
  * member of that name, and nothing else.
  */
 #include "perfconf.h"
-#include "abi_layout.h"
-#include "attr_probe.h"
+#include "abi/abi_layout.h"
+#include "work/attr_probe.h"
 
 /* Each member's mask (every bit it has), set through the member itself. */
 typedef void (*set_fn)(struct perfconf_attr *a, uint64_t v);

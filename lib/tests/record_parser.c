@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "perfconf.h"
-#include "record_build.h"
+#include "ring/record_build.h"
 
 #define TRAILER_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 		      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "perfconf.h"
-#include "record_build.h"
+#include "ring/record_build.h"
 
 _Static_assert(sizeof(struct perf_event_mmap_page) <= 4096, "control page fits a page");
 

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The canonical ABI tables (see abi.h), expanded from the X-macro lists in
+ * abi_layout.h, which lib/abi_check.c also pins to <linux/perf_event.h> and
+ * struct perfconf_attr at compile time.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "abi/abi.h"
+#include "abi/abi_layout.h"
+
+/* ---- struct perf_event_attr ---- */
+
+#define ATTR_F(n, off, sz, k, uw, ver, kv, sys) \
+	{ .name = #n, .offset = off, .size = sz, .kind = PC_FIELD_##k, \
+	  .union_with = uw, .size_ver = ver, .since = kv },
+#define ATTR_B(n, off, wsz, b, nb, k, uw, ver, kv, sys) \
+	{ .name = #n, .offset = off, .size = wsz, .kind = PC_FIELD_##k, .bit = b, \
+	  .nbits = nb, .union_with = uw, .size_ver = ver, .since = kv },
+
+static const struct pc_abi_field attr_fields[] = {
+	PC_ATTR_LAYOUT(ATTR_F, ATTR_B)
+};
+
+const struct pc_abi_struct pc_abi_attr = {
+	.name = "perf_event_attr",
+	.size = PC_ABI_ATTR_SIZE,
+	.fields = attr_fields,
+	.nfields = sizeof(attr_fields) / sizeof(attr_fields[0]),
+};
+
+#define SIZE_VER(n, size, kv, added)	{ n, size, kv, added },
+
+const struct pc_attr_size_ver pc_attr_size_vers[] = {
+	PC_ATTR_SIZE_VERS(SIZE_VER)
+};
+const size_t pc_attr_size_vers_count =
+	sizeof(pc_attr_size_vers) / sizeof(pc_attr_size_vers[0]);
+
+/* ---- struct perf_event_mmap_page ---- */
+
+#define MMAP_F(n, off, sz, k, uw, kv) \
+	{ .name = #n, .offset = off, .size = sz, .kind = PC_FIELD_##k, \
+	  .union_with = uw, .since = kv },
+#define MMAP_B(n, off, wsz, b, nb, k, uw, kv) \
+	{ .name = #n, .offset = off, .size = wsz, .kind = PC_FIELD_##k, .bit = b, \
+	  .nbits = nb, .union_with = uw, .since = kv },
+
+static const struct pc_abi_field mmap_page_fields[] = {
+	PC_MMAP_PAGE_LAYOUT(MMAP_F, MMAP_B)
+};
+
+const struct pc_abi_struct pc_abi_mmap_page = {
+	.name = "perf_event_mmap_page",
+	.size = PC_ABI_MMAP_PAGE_SIZE,
+	.fields = mmap_page_fields,
+	.nfields = sizeof(mmap_page_fields) / sizeof(mmap_page_fields[0]),
+};
+
+/* ---- struct perf_event_header ---- */
+
+#define HDR_F(n, off, sz) \
+	{ .name = #n, .offset = off, .size = sz, .kind = PC_FIELD_SCALAR, .since = PC_KV26 },
+
+static const struct pc_abi_field header_fields[] = {
+	PC_HEADER_LAYOUT(HDR_F)
+};
+
+const struct pc_abi_struct pc_abi_header = {
+	.name = "perf_event_header",
+	.size = PC_ABI_HEADER_SIZE,
+	.fields = header_fields,
+	.nfields = sizeof(header_fields) / sizeof(header_fields[0]),
+};
+
+/*
+ * ---- PERF_RECORD_* ----
+ *
+ * The fixed fields of each record, at their offsets from the start of the
+ * record (the header is bytes 0..7). Strings and arrays that follow the
+ * fixed part are not fields: variable_tail says they are there. A field
+ * that came later than its record carries its own release.
+ */
+#define R(n, off, sz, kv) \
+	{ .name = #n, .offset = off, .size = sz, .kind = PC_FIELD_SCALAR, .since = kv }
+#define RU(n, off, sz, uw, kv) \
+	{ .name = #n, .offset = off, .size = sz, .kind = PC_FIELD_SCALAR, \
+	  .union_with = uw, .since = kv }
+/* a record's fields and their count */
+#define FIELDS(a)	a, sizeof(a) / sizeof(a[0])
+
+/* MMAP: pid, tid, addr, len, pgoff, then char filename[] */
+static const struct pc_abi_field rec_mmap[] = {
+	R(pid, 8, 4, PC_KV26), R(tid, 12, 4, PC_KV26), R(addr, 16, 8, PC_KV26),
+	R(len, 24, 8, PC_KV26), R(pgoff, 32, 8, PC_KV26),
+};
+/* LOST: id, lost */
+static const struct pc_abi_field rec_lost[] = {
+	R(id, 8, 8, PC_KV26), R(lost, 16, 8, PC_KV26),
+};
+/* COMM: pid, tid, then char comm[] */
+static const struct pc_abi_field rec_comm[] = {
+	R(pid, 8, 4, PC_KV26), R(tid, 12, 4, PC_KV26),
+};
+/* EXIT and FORK: pid, ppid, tid, ptid, time */
+static const struct pc_abi_field rec_exit_fork[] = {
+	R(pid, 8, 4, PC_KV26), R(ppid, 12, 4, PC_KV26), R(tid, 16, 4, PC_KV26),
+	R(ptid, 20, 4, PC_KV26), R(time, 24, 8, PC_KV26),
+};
+/* THROTTLE and UNTHROTTLE: time, id, stream_id */
+static const struct pc_abi_field rec_throttle[] = {
+	R(time, 8, 8, PC_KV26), R(id, 16, 8, PC_KV26), R(stream_id, 24, 8, PC_KV26),
+};
+/* READ: pid, tid, then struct read_format */
+static const struct pc_abi_field rec_read[] = {
+	R(pid, 8, 4, PC_KV26), R(tid, 12, 4, PC_KV26),
+};
+/*
+ * MMAP2: MMAP's fields, then maj, min, ino, ino_generation or (build_id
+ * bit, misc PERF_RECORD_MISC_MMAP_BUILD_ID, 5.12) build_id_size,
+ * __reserved_1, __reserved_2, build_id[20]; then prot, flags, filename[].
+ */
+static const struct pc_abi_field rec_mmap2[] = {
+	R(pid, 8, 4, PC_KV(3, 16)), R(tid, 12, 4, PC_KV(3, 16)),
+	R(addr, 16, 8, PC_KV(3, 16)), R(len, 24, 8, PC_KV(3, 16)),
+	R(pgoff, 32, 8, PC_KV(3, 16)),
+	R(maj, 40, 4, PC_KV(3, 16)), R(min, 44, 4, PC_KV(3, 16)),
+	R(ino, 48, 8, PC_KV(3, 16)), R(ino_generation, 56, 8, PC_KV(3, 16)),
+	RU(build_id_size, 40, 1, "maj", PC_KV(5, 12)),
+	RU(__reserved_1, 41, 1, "maj", PC_KV(5, 12)),
+	RU(__reserved_2, 42, 2, "maj", PC_KV(5, 12)),
+	RU(build_id, 44, 20, "maj", PC_KV(5, 12)),
+	R(prot, 64, 4, PC_KV(3, 16)), R(flags, 68, 4, PC_KV(3, 16)),
+};
+/* AUX: aux_offset, aux_size, flags */
+static const struct pc_abi_field rec_aux[] = {
+	R(aux_offset, 8, 8, PC_KV(4, 1)), R(aux_size, 16, 8, PC_KV(4, 1)),
+	R(flags, 24, 8, PC_KV(4, 1)),
+};
+/* ITRACE_START: pid, tid */
+static const struct pc_abi_field rec_itrace_start[] = {
+	R(pid, 8, 4, PC_KV(4, 1)), R(tid, 12, 4, PC_KV(4, 1)),
+};
+/* LOST_SAMPLES: lost */
+static const struct pc_abi_field rec_lost_samples[] = {
+	R(lost, 8, 8, PC_KV(4, 2)),
+};
+/* SWITCH_CPU_WIDE: next_prev_pid, next_prev_tid */
+static const struct pc_abi_field rec_switch_cpu_wide[] = {
+	R(next_prev_pid, 8, 4, PC_KV(4, 3)), R(next_prev_tid, 12, 4, PC_KV(4, 3)),
+};
+/* NAMESPACES: pid, tid, nr_namespaces, then { dev, inode }[nr_namespaces] */
+static const struct pc_abi_field rec_namespaces[] = {
+	R(pid, 8, 4, PC_KV(4, 12)), R(tid, 12, 4, PC_KV(4, 12)),
+	R(nr_namespaces, 16, 8, PC_KV(4, 12)),
+};
+/* KSYMBOL: addr, len, ksym_type, flags, then char name[] */
+static const struct pc_abi_field rec_ksymbol[] = {
+	R(addr, 8, 8, PC_KV(5, 1)), R(len, 16, 4, PC_KV(5, 1)),
+	R(ksym_type, 20, 2, PC_KV(5, 1)), R(flags, 22, 2, PC_KV(5, 1)),
+};
+/* BPF_EVENT: type, flags, id, tag[BPF_TAG_SIZE = 8] */
+static const struct pc_abi_field rec_bpf_event[] = {
+	R(type, 8, 2, PC_KV(5, 1)), R(flags, 10, 2, PC_KV(5, 1)),
+	R(id, 12, 4, PC_KV(5, 1)), R(tag, 16, 8, PC_KV(5, 1)),
+};
+/* CGROUP: id, then char path[] */
+static const struct pc_abi_field rec_cgroup[] = {
+	R(id, 8, 8, PC_KV(5, 7)),
+};
+/* TEXT_POKE: addr, old_len, new_len, then u8 bytes[old_len + new_len] */
+static const struct pc_abi_field rec_text_poke[] = {
+	R(addr, 8, 8, PC_KV(5, 9)), R(old_len, 16, 2, PC_KV(5, 9)),
+	R(new_len, 18, 2, PC_KV(5, 9)),
+};
+/* AUX_OUTPUT_HW_ID: hw_id */
+static const struct pc_abi_field rec_aux_output_hw_id[] = {
+	R(hw_id, 8, 8, PC_KV(5, 16)),
+};
+/* CALLCHAIN_DEFERRED: cookie, nr, then u64 ips[nr] */
+static const struct pc_abi_field rec_callchain_deferred[] = {
+	R(cookie, 8, 8, PC_KV(6, 19)), R(nr, 16, 8, PC_KV(6, 19)),
+};
+
+const struct pc_abi_record pc_abi_records[] = {
+	{ 1, "MMAP", PC_KV26, 32, FIELDS(rec_mmap), true, true },		/* 2.6.31 */
+	{ 2, "LOST", PC_KV26, 16, FIELDS(rec_lost), true, false },		/* 2.6.31 */
+	{ 3, "COMM", PC_KV26, 8, FIELDS(rec_comm), true, true },		/* 2.6.31 */
+	{ 4, "EXIT", PC_KV26, 24, FIELDS(rec_exit_fork), true, false },	/* 2.6.31 */
+	{ 5, "THROTTLE", PC_KV26, 24, FIELDS(rec_throttle), true, false },	/* 2.6.31 */
+	{ 6, "UNTHROTTLE", PC_KV26, 24, FIELDS(rec_throttle), true, false }, /* 2.6.31 */
+	{ 7, "FORK", PC_KV26, 24, FIELDS(rec_exit_fork), true, false },	/* 2.6.31 */
+	{ 8, "READ", PC_KV26, 8, FIELDS(rec_read), true, true },		/* 2.6.31 */
+	/* SAMPLE: the body is whatever sample_type asked for */
+	{ 9, "SAMPLE", PC_KV26, 0, NULL, 0, false, true },			/* 2.6.31 */
+	/* MMAP2: see the mmap2 attr bit for why 3.16 and not 3.12 */
+	{ 10, "MMAP2", PC_KV(3, 16), 64, FIELDS(rec_mmap2), true, true },
+	{ 11, "AUX", PC_KV(4, 1), 24, FIELDS(rec_aux), true, false },
+	{ 12, "ITRACE_START", PC_KV(4, 1), 8, FIELDS(rec_itrace_start), true, false },
+	{ 13, "LOST_SAMPLES", PC_KV(4, 2), 8, FIELDS(rec_lost_samples), true, false },
+	{ 14, "SWITCH", PC_KV(4, 3), 0, NULL, 0, true, false },
+	{ 15, "SWITCH_CPU_WIDE", PC_KV(4, 3), 8, FIELDS(rec_switch_cpu_wide), true, false },
+	{ 16, "NAMESPACES", PC_KV(4, 12), 16, FIELDS(rec_namespaces), true, true },
+	{ 17, "KSYMBOL", PC_KV(5, 1), 16, FIELDS(rec_ksymbol), true, true },
+	{ 18, "BPF_EVENT", PC_KV(5, 1), 16, FIELDS(rec_bpf_event), true, false },
+	{ 19, "CGROUP", PC_KV(5, 7), 8, FIELDS(rec_cgroup), true, true },
+	{ 20, "TEXT_POKE", PC_KV(5, 9), 12, FIELDS(rec_text_poke), true, true },
+	{ 21, "AUX_OUTPUT_HW_ID", PC_KV(5, 16), 8, FIELDS(rec_aux_output_hw_id), true, false },
+	{ 22, "CALLCHAIN_DEFERRED", PC_KV(6, 19), 16, FIELDS(rec_callchain_deferred), true, true },
+};
+const size_t pc_abi_records_count = sizeof(pc_abi_records) / sizeof(pc_abi_records[0]);
+
+/* ---- PERF_SAMPLE_* and PERF_FORMAT_* ---- */
+
+const struct pc_abi_bit pc_abi_sample_bits[] = {
+	{ "IP",			 0, PC_KV26 },	/* 2.6.31 */
+	{ "TID",		 1, PC_KV26 },	/* 2.6.31 */
+	{ "TIME",		 2, PC_KV26 },	/* 2.6.31 */
+	{ "ADDR",		 3, PC_KV26 },	/* 2.6.31 */
+	{ "READ",		 4, PC_KV26 },	/* 2.6.31 (first named GROUP) */
+	{ "CALLCHAIN",		 5, PC_KV26 },	/* 2.6.31 */
+	{ "ID",			 6, PC_KV26 },	/* 2.6.31 */
+	{ "CPU",		 7, PC_KV26 },	/* 2.6.31 */
+	{ "PERIOD",		 8, PC_KV26 },	/* 2.6.31 */
+	{ "STREAM_ID",		 9, PC_KV26 },	/* 2.6.31 */
+	{ "RAW",		10, PC_KV26 },	/* 2.6.31 */
+	{ "BRANCH_STACK",	11, PC_KV(3, 4) },
+	{ "REGS_USER",		12, PC_KV(3, 7) },
+	{ "STACK_USER",		13, PC_KV(3, 7) },
+	{ "WEIGHT",		14, PC_KV(3, 10) },
+	{ "DATA_SRC",		15, PC_KV(3, 10) },
+	{ "IDENTIFIER",		16, PC_KV(3, 12) },
+	{ "TRANSACTION",	17, PC_KV(3, 13) },
+	{ "REGS_INTR",		18, PC_KV(3, 19) },
+	/* man page: 4.13; commit fc7ce9c74c3a shipped in 4.14 */
+	{ "PHYS_ADDR",		19, PC_KV(4, 14) },
+	{ "AUX",		20, PC_KV(5, 5) },
+	{ "CGROUP",		21, PC_KV(5, 7) },
+	{ "DATA_PAGE_SIZE",	22, PC_KV(5, 11) },
+	{ "CODE_PAGE_SIZE",	23, PC_KV(5, 11) },
+	{ "WEIGHT_STRUCT",	24, PC_KV(5, 12) },
+};
+const size_t pc_abi_sample_bits_count =
+	sizeof(pc_abi_sample_bits) / sizeof(pc_abi_sample_bits[0]);
+
+const struct pc_abi_bit pc_abi_read_format_bits[] = {
+	{ "TOTAL_TIME_ENABLED",	0, PC_KV26 },	/* 2.6.31 */
+	{ "TOTAL_TIME_RUNNING",	1, PC_KV26 },	/* 2.6.31 */
+	{ "ID",			2, PC_KV26 },	/* 2.6.31 */
+	{ "GROUP",		3, PC_KV26 },	/* 2.6.31 */
+	{ "LOST",		4, PC_KV(6, 0) },
+};
+const size_t pc_abi_read_format_bits_count =
+	sizeof(pc_abi_read_format_bits) / sizeof(pc_abi_read_format_bits[0]);
+
+/* ---- accessors ---- */
+
+const struct pc_abi_field *pc_abi_find(const struct pc_abi_struct *s, const char *name)
+{
+	for (size_t i = 0; s && name && i < s->nfields; i++)
+		if (strcmp(s->fields[i].name, name) == 0)
+			return &s->fields[i];
+	return NULL;
+}
+
+const struct pc_abi_record *pc_abi_record(uint32_t type)
+{
+	if (type < 1 || type > pc_abi_records_count)
+		return NULL;
+	return &pc_abi_records[type - 1];
+}
+
+const char *pc_record_name(uint32_t type)
+{
+	const struct pc_abi_record *r = pc_abi_record(type);
+
+	return r ? r->name : "UNKNOWN";
+}
+
+uint32_t pc_attr_size_for_kernel(int kver)
+{
+	uint32_t size = 0;
+
+	for (size_t i = 0; i < pc_attr_size_vers_count; i++)
+		if (pc_attr_size_vers[i].since <= kver)
+			size = pc_attr_size_vers[i].size;
+	return size;
+}
+
+int pc_attr_size_ver_of(uint32_t size)
+{
+	for (size_t i = 0; i < pc_attr_size_vers_count; i++)
+		if (pc_attr_size_vers[i].size == size)
+			return (int)pc_attr_size_vers[i].ver;
+	return -1;
+}
+

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf_event_open() and the attr builders. */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <linux/hw_breakpoint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "event/event.h"
+#include "host/observe.h"
+#include "event/pmu.h"
+
+static __thread int last_open_errno;
+
+int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	long fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+
+	last_open_errno = fd < 0 ? errno : 0;
+	if (fd < 0)
+		errno = last_open_errno;
+	return (int)fd;
+}
+
+int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	return pc_open_raw(attr, pid, cpu, group_fd, flags);
+}
+
+int pc_last_open_errno(void)
+{
+	return last_open_errno;
+}
+
+int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	int fd = pc_open(attr, pid, cpu, group_fd, flags);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return last_open_errno;
+}
+
+int pc_open_raw_errno(void *attr)
+{
+	int fd = pc_open_raw(attr, 0, -1, -1, 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return last_open_errno;
+}
+
+int pc_observe_open(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu)
+{
+	int err = pc_open_errno(attr, pid, cpu, -1, 0);
+
+	pc_observe_errno(key, err);
+	return err;
+}
+
+void *pc_attr_page(const struct perfconf_attr *attr, uint32_t size)
+{
+	unsigned char *page = calloc(1, (size_t)sysconf(_SC_PAGESIZE));
+
+	if (page) {
+		memcpy(page, attr, sizeof(*attr));
+		memcpy(page + offsetof(struct perfconf_attr, size), &size, sizeof(size));
+	}
+	return page;
+}
+
+uint32_t pc_attr_page_size(const void *page)
+{
+	uint32_t size;
+
+	memcpy(&size, (const unsigned char *)page + offsetof(struct perfconf_attr, size), sizeof(size));
+	return size;
+}
+
+struct perfconf_attr pc_attr(uint32_t type, uint64_t config)
+{
+	struct perfconf_attr a = {
+		.type = type,
+		.size = PC_ATTR_SIZE_NEWEST,
+		.config = config,
+		.disabled = 1,
+	};
+	return a;
+}
+
+struct perfconf_attr pc_attr_sw(uint64_t config)
+{
+	return pc_attr(PERF_TYPE_SOFTWARE, config);
+}
+
+struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint64_t sample_type)
+{
+	struct perfconf_attr a = pc_attr_sw(config);
+
+	a.sample_period = period;
+	a.sample_type = sample_type;
+	return a;
+}
+
+struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len)
+{
+	struct perfconf_attr a = pc_attr(PERF_TYPE_BREAKPOINT, 0);
+
+	a.bp_type = bp_type;
+	a.bp_addr = (uint64_t)(uintptr_t)addr;
+	a.bp_len = bp_type == HW_BREAKPOINT_X ? sizeof(long) : len;
+	return a;
+}
+
+int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *name)
+{
+	long id = pc_tracepoint_id(sys, name);
+
+	if (id < 0)
+		return (int)id;
+	*out = pc_attr(PERF_TYPE_TRACEPOINT, (uint64_t)id);
+	return 0;
+}
+
+int pc_attr_set_format(struct perfconf_attr *attr, const char *pmu, const char *term, uint64_t value)
+{
+	uint64_t *words[] = { &attr->config, &attr->config1, &attr->config2, &attr->config3, &attr->config4 };
+	struct pc_pmu_format f;
+	int err = pc_pmu_format(pmu, term, &f);
+
+	if (err)
+		return err;
+	for (unsigned int bit = 0; bit < 64 && value; bit++) {
+		if (!(f.mask & (1ULL << bit)))
+			continue;
+		if (value & 1)
+			*words[f.word] |= 1ULL << bit;
+		value >>= 1;
+	}
+	return value ? -EINVAL : 0;	/* bits left over: the value does not fit */
+}
+
+int pc_attr_pmu_event(struct perfconf_attr *out, const char *pmu, const char *event)
+{
+	char spec[256];
+	int type = pc_pmu_type(pmu);
+
+	if (type < 0)
+		return type;
+	int err = pc_pmu_event(pmu, event, spec, sizeof(spec));
+	if (err)
+		return err;
+	*out = pc_attr((uint32_t)type, 0);
+	/* "event=0x3c,umask=0x01,edge" : a term alone means 1 */
+	for (char *save, *term = strtok_r(spec, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(term, '=');
+		uint64_t value = 1;
+
+		if (eq) {
+			char *end;
+			*eq = '\0';
+			value = strtoull(eq + 1, &end, 0);
+			if (*end)
+				return -EINVAL;
+		}
+		err = pc_attr_set_format(out, pmu, term, value);
+		if (err)
+			return err == -ENOENT ? -EINVAL : err;
+	}
+	return 0;
+}
+
+/* The file offset of code at `addr` in this executable, from /proc/self/maps. */
+static int file_offset_of(const void *addr, char *path, size_t pathlen, uint64_t *offset)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int err = -EFAULT;	/* in no mapping */
+
+	if (!maps)
+		return -errno;
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long start, end, pgoff;
+		char perms[8];
+		int pos = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &start, &end, perms, &pgoff, &pos) < 4)
+			continue;
+		if ((uintptr_t)addr < start || (uintptr_t)addr >= end)
+			continue;
+		char *file = line + pos;
+		file[strcspn(file, "\n")] = '\0';
+		if (file[0] != '/' || strlen(file) >= pathlen) {
+			err = -EINVAL;
+			break;
+		}
+		strcpy(path, file);
+		*offset = (uintptr_t)addr - start + pgoff;
+		err = 0;
+		break;
+	}
+	fclose(maps);
+	return err;
+}
+
+int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size_t pathlen)
+{
+	int type = pc_pmu_type("uprobe");
+	uint64_t offset;
+
+	if (type < 0)
+		return type;
+	int err = file_offset_of(func, path, pathlen, &offset);
+	if (err)
+		return err;
+	*out = pc_attr((uint32_t)type, 0);
+	out->uprobe_path = (uint64_t)(uintptr_t)path;
+	out->probe_offset = offset;
+	return 0;
+}
+
+/*
+ * The files uprobes were placed in by pc_attr_uprobe_on(): an attr's
+ * uprobe_path points here, so it stays valid as long as the process.
+ * Each distinct path is kept once (a test probes its own executable).
+ */
+static char probed_files[4][PATH_MAX];
+
+int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func)
+{
+	char path[PATH_MAX];
+	int err = pc_attr_uprobe(out, func, path, sizeof(path));
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < sizeof(probed_files) / sizeof(probed_files[0]); i++) {
+		if (!probed_files[i][0])
+			strcpy(probed_files[i], path);
+		if (!strcmp(probed_files[i], path)) {
+			out->uprobe_path = (uint64_t)(uintptr_t)probed_files[i];
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+int pc_read_count(int fd, uint64_t *value)
+{
+	ssize_t n = read(fd, value, sizeof(*value));
+
+	if (n == (ssize_t)sizeof(*value))
+		return 0;
+	if (n >= 0)
+		errno = n == 0 ? ENODATA : EIO;
+	return -1;
+}
+
+int pc_enable(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ? -1 : 0;
+}
+
+int pc_disable(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -1 : 0;
+}
+
+int pc_reset(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_RESET, 0) ? -1 : 0;
+}
+
+uint64_t pc_event_id(int fd)
+{
+	uint64_t id = 0;
+
+	return ioctl(fd, PERF_EVENT_IOC_ID, &id) ? 0 : id;
+}
+
+uint32_t pc_kernel_attr_size(void)
+{
+	static uint32_t cached;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (cached)
+		return cached;
+	/* A valid software event, the largest size allowed, a non-zero last byte. */
+	struct perfconf_attr a = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
+	unsigned char *buf = pc_attr_page(&a, (uint32_t)page);
+	if (!buf)
+		return 0;
+	buf[page - 1] = 1;
+	int fd = pc_open_raw(buf, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
+	else if (errno == E2BIG)
+		cached = pc_attr_page_size(buf);
+	free(buf);
+	return cached;
+}

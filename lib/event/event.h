@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Opening events: a perf_event_open() wrapper that keeps errno, and attr
+ * builders so that a test states only what it cares about.
+ *
+ *	struct perfconf_attr a = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+ *	a.exclude_kernel = 1;
+ *	int fd = pc_open(&a, 0, -1, -1, 0);
+ *
+ * Every builder fills type (discovered), size (PC_ATTR_SIZE_NEWEST unless the
+ * test changes it) and disabled = 1, so a test enables exactly around the
+ * work it measures.
+ */
+#ifndef PERFCONF_EVENT_H
+#define PERFCONF_EVENT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "abi/uapi.h"
+
+/*
+ * perf_event_open(2). Returns the fd, or -1 with errno set exactly as the
+ * kernel left it (nothing in between may clobber it).
+ */
+int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/*
+ * A zeroed page-sized buffer that starts with *attr, its size field set to
+ * `size`: for attr-size tests that pass sizes beyond the struct. free() it.
+ */
+void *pc_attr_page(const struct perfconf_attr *attr, uint32_t size);
+/* The size field of such a buffer (as the kernel may have rewritten it). */
+uint32_t pc_attr_page_size(const void *page);
+
+/*
+ * The kernel's own sizeof(struct perf_event_attr), probed as the ABI
+ * documents: an oversized attr with a non-zero byte past the kernel's size
+ * fails with E2BIG and the kernel writes its size into attr.size.
+ * Returns the size, or 0 if the probe did not behave that way.
+ */
+uint32_t pc_kernel_attr_size(void);
+
+/* The errno of this thread's last failed pc_open*() (0 after a success). */
+int pc_last_open_errno(void);
+/* The same with a raw buffer of any size: for attr-size tests. */
+int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/* errno of an open that is expected to fail (0 if it opened; the fd is closed). */
+int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/* The same with a raw buffer (pc_attr_page), on this task, any CPU. */
+int pc_open_raw_errno(void *attr);
+
+/*
+ * Open, report the outcome as the observation `key` (the errno's name, OK
+ * when it opened), close. Returns the errno, 0 if it opened: acceptance
+ * that differs by kernel version is pinned by the baseline this way.
+ */
+int pc_observe_open(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu);
+
+/* An empty attr of the newest size. */
+struct perfconf_attr pc_attr(uint32_t type, uint64_t config);
+/* A software counting event (PERF_COUNT_SW_*). */
+struct perfconf_attr pc_attr_sw(uint64_t config);
+/* A software sampling event with this period and sample_type. */
+struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint64_t sample_type);
+/*
+ * A breakpoint: bp_type HW_BREAKPOINT_{R,W,RW,X}, on addr, of len bytes.
+ * The type is the "breakpoint" PMU's, discovered. For X, len is sizeof(long).
+ */
+struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len);
+/*
+ * A tracepoint by name, e.g. ("syscalls", "sys_enter_getppid").
+ * Returns 0, or -errno when tracefs or the tracepoint is not there.
+ */
+int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *name);
+/*
+ * An event of a dynamic PMU named by its sysfs events/<event> file, e.g.
+ * ("msr", "tsc") or ("armv8_pmuv3_0", "inst_retired"): the type is read
+ * from sysfs and each "term=value" of the event is placed in config..config4
+ * through the PMU's format/<term> bit ranges. Returns 0, or -ENOENT when
+ * the PMU or event is not here, -EINVAL when a term cannot be placed.
+ */
+int pc_attr_pmu_event(struct perfconf_attr *out, const char *pmu, const char *event);
+/*
+ * Place `value` into the attr through a format/ term of the PMU ("event",
+ * "umask", "retprobe"): its low bits go to the term's bits, lowest first.
+ */
+int pc_attr_set_format(struct perfconf_attr *attr, const char *pmu, const char *term, uint64_t value);
+
+/*
+ * A uprobe on a function of this executable (a noinline one). The offset in
+ * the file is computed from /proc/self/maps. Returns 0, or -errno (-ENOENT
+ * when there is no uprobe PMU, -EFAULT when func lies in no file mapping).
+ * `path` must stay alive while the attr is used.
+ */
+int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size_t pathlen);
+/*
+ * The same with the path kept by the lib for the life of the process: a
+ * uprobe that counts every call of func exactly, in whichever task makes
+ * it, on every machine (the instrument of choice where breakpoints may not
+ * fire). UPROBE_ATTR (perfconf.h) SKIPs where there is no uprobe PMU.
+ */
+int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func);
+
+/*
+ * One counter value (read_format 0): 0, or -1 with errno; a read that
+ * returns 0 bytes (an event in error state reads as EOF) sets ENODATA.
+ */
+int pc_read_count(int fd, uint64_t *value);
+/* The event's id (PERF_EVENT_IOC_ID), as samples and read values carry it; 0 if the ioctl failed. */
+uint64_t pc_event_id(int fd);
+/* ioctl wrappers returning 0 or -1 with errno. */
+int pc_enable(int fd);
+int pc_disable(int fd);
+int pc_reset(int fd);
+
+#endif

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The kprobe PMU and kernel symbol addresses (see kprobe.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "event/event.h"
+#include "host/kernel.h"
+#include "event/kprobe.h"
+#include "event/pmu.h"
+
+int pc_attr_kprobe(struct perfconf_attr *out, const char *func, uint64_t addr, uint64_t offset)
+{
+	int type = pc_pmu_type("kprobe");
+
+	if (type < 0)
+		return type;
+	*out = pc_attr((uint32_t)type, 0);
+	if (func) {
+		out->kprobe_func = (uint64_t)(uintptr_t)func;
+		out->probe_offset = offset;
+	} else {
+		out->kprobe_addr = addr;
+	}
+	return 0;
+}
+
+const char *pc_kprobe_events_config(void)
+{
+	if (!pc_kernel_config_available())
+		return "unknown";
+	return pc_kernel_config("KPROBE_EVENTS") == 'y' ? "set" : "not set";
+}
+
+int pc_kallsyms_lookup(const char *name, uint64_t *addr)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], kind;
+	unsigned long long value;
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &value, &kind, sym) != 3 || strcmp(sym, name))
+			continue;
+		if (kind != 'T' && kind != 't')
+			continue;
+		if (!value) {
+			err = -EPERM;
+			break;
+		}
+		*addr = value;
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+const char *pc_getppid_symbol(void)
+{
+#if defined(__x86_64__)
+	return "__x64_sys_getppid";
+#elif defined(__aarch64__)
+	return "__arm64_sys_getppid";
+#else
+	return NULL;
+#endif
+}

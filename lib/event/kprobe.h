@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kprobe PMU (since 4.17, with CONFIG_KPROBE_EVENTS): attrs that probe
+ * a kernel function by name (kprobe_func + probe_offset) or by address
+ * (kprobe_addr, kprobe_func NULL), and kernel symbol addresses from
+ * /proc/kallsyms for the latter.
+ *
+ * Include it after perfconf.h: REQUIRE_KPROBE_PMU uses the harness.
+ */
+#ifndef PERFCONF_KPROBE_H
+#define PERFCONF_KPROBE_H
+
+#include <stdint.h>
+
+#include "abi/uapi.h"
+
+/*
+ * A kprobe on func + offset, or on addr when func is NULL. func must stay
+ * alive while the attr is used. 0, or -ENOENT when there is no kprobe PMU.
+ */
+int pc_attr_kprobe(struct perfconf_attr *out, const char *func, uint64_t addr, uint64_t offset);
+
+/* "set", "not set" or "unknown": CONFIG_KPROBE_EVENTS, for skip reasons. */
+const char *pc_kprobe_events_config(void);
+
+/*
+ * The address of a global kernel text symbol in /proc/kallsyms. 0, -ENOENT
+ * when it is not there, or -EPERM when kallsyms shows zero addresses
+ * (kptr_restrict, no CAP_SYSLOG).
+ */
+int pc_kallsyms_lookup(const char *name, uint64_t *addr);
+
+/*
+ * The kernel function each getppid() (pc_getppid_calls) enters, named by
+ * the syscall wrapper convention of this arch (since 4.17 on x86_64, 4.19
+ * on arm64): "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for others.
+ */
+const char *pc_getppid_symbol(void);
+/* SKIP when this arch has no such symbol. */
+#define REQUIRE_GETPPID_SYMBOL() do { \
+	if (!pc_getppid_symbol()) \
+		SKIP(return, "no getppid syscall symbol known for this arch"); \
+} while (0)
+/* Its address in /proc/kallsyms into *addr, or SKIP with the reason. */
+#define GETPPID_ADDRESS(addr) do { \
+	REQUIRE_GETPPID_SYMBOL(); \
+	int e_ = pc_kallsyms_lookup(pc_getppid_symbol(), addr); \
+	if (e_) \
+		SKIP(return, "no address for %s in /proc/kallsyms (%s)", pc_getppid_symbol(), \
+		     pc_errno_name(-e_)); \
+} while (0)
+
+/* SKIP when there is no kprobe PMU, with the config as the reason. */
+#define REQUIRE_KPROBE_PMU() do { \
+	if (!pc_pmu_exists("kprobe")) \
+		SKIP(return, "no kprobe PMU on this kernel (CONFIG_KPROBE_EVENTS %s)", \
+		     pc_kprobe_events_config()); \
+} while (0)
+
+#endif

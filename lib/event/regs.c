@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The perf register numbering of this process's ABI (see regs.h). */
+#include <stddef.h>
+#include <string.h>
+
+#include "event/event.h"
+#include "host/observe.h"
+#include "event/regs.h"
+
+#if defined(__x86_64__)
+
+/* PERF_REG_X86_*: AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15, XMM0 at 32 */
+static const char *const names[] = {
+	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "ip", "flags", "cs", "ss",
+	"ds", "es", "fs", "gs", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+#define SEGMENTS_64	(PC_REG(12) | PC_REG(13) | PC_REG(14) | PC_REG(15))	/* DS ES FS GS */
+#define GAP_BEFORE_XMM	(((1ULL << 32) - 1) & ~((1ULL << 24) - 1))		/* 24..31 */
+
+static const struct pc_regs_arch arch = {
+	.name = "x86_64",
+	.gprs = ((1ULL << 24) - 1) & ~SEGMENTS_64,
+	.reserved = SEGMENTS_64 | GAP_BEFORE_XMM,
+	.extended = ~((1ULL << 32) - 1),
+	.ip = 8,
+	.sp = 7,
+	.arg = { 5, 4 },	/* DI, SI */
+};
+
+#elif defined(__aarch64__)
+
+/* PERF_REG_ARM64_*: X0..X29, LR, SP, PC; VG at 46 */
+static const char *const names[] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9",
+	"x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19",
+	"x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29",
+	"lr", "sp", "pc",
+};
+#define VG PC_REG(46)
+
+static const struct pc_regs_arch arch = {
+	.name = "aarch64",
+	.gprs = (1ULL << 33) - 1,
+	.reserved = ~((1ULL << 33) - 1) & ~VG,
+	.extended = VG,
+	.ip = 32,
+	.sp = 31,
+	.arg = { 0, 1 },	/* X0, X1 */
+};
+
+#else
+#define NO_REGS_TABLE
+#endif
+
+#ifdef NO_REGS_TABLE
+const struct pc_regs_arch *pc_regs_arch(void)
+{
+	return NULL;
+}
+
+const char *pc_reg_name(unsigned int bit)
+{
+	(void)bit;
+	return "?";
+}
+#else
+const struct pc_regs_arch *pc_regs_arch(void)
+{
+	return &arch;
+}
+
+const char *pc_reg_name(unsigned int bit)
+{
+	if (bit < sizeof(names) / sizeof(names[0]))
+		return names[bit];
+	return "?";
+}
+#endif
+
+bool pc_regs_get(const uint64_t *regs, unsigned int nr, uint64_t mask, unsigned int bit,
+		 uint64_t *value)
+{
+	if (bit >= 64 || !(mask & PC_REG(bit)) || !regs)
+		return false;
+	unsigned int index = (unsigned int)__builtin_popcountll(mask & (PC_REG(bit) - 1));
+	if (index >= nr)
+		return false;
+	*value = regs[index];
+	return true;
+}
+
+struct perfconf_attr pc_attr_regs_sampling(uint64_t regs_sample, uint64_t mask)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, regs_sample);
+
+	if (regs_sample == PERF_SAMPLE_REGS_USER) {
+		attr.sample_regs_user = mask;
+		attr.exclude_kernel = 1;
+	} else {
+		attr.sample_regs_intr = mask;
+	}
+	return attr;
+}
+
+/* Add the errno's name to a list of distinct names. */
+static void note_errno(char *list, size_t len, int err)
+{
+	const char *name = pc_errno_name(err);
+
+	if (strstr(list, name))
+		return;
+	if (*list)
+		strncat(list, ",", len - strlen(list) - 1);
+	strncat(list, name, len - strlen(list) - 1);
+}
+
+uint64_t pc_regs_accepted(uint64_t regs_sample, uint64_t bits, char *errnos, size_t len)
+{
+	uint64_t accepted = 0;
+
+	errnos[0] = '\0';
+	for (unsigned int bit = 0; bit < 64; bit++) {
+		if (!(bits & PC_REG(bit)))
+			continue;
+		struct perfconf_attr attr = pc_attr_regs_sampling(regs_sample, PC_REG(bit));
+		int err = pc_open_errno(&attr, 0, -1, -1, 0);
+
+		note_errno(errnos, len, err);
+		if (!err)
+			accepted |= PC_REG(bit);
+	}
+	return accepted;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The cgroup hierarchy that hosts perf_event, and short-lived cgroups in it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host/cgroup.h"
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* Is `word` one of the comma-separated options? */
+static bool has_option(const char *options, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = options; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (!strncmp(p, word, n) && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+int pc_cgroup_perf_mount(struct pc_cgroup_mount *m)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096];
+	bool found_v1 = false, found_v2 = false;
+	struct pc_cgroup_mount v2;
+
+	if (!f)
+		return -errno;
+	while (!found_v1 && fgets(line, sizeof(line), f)) {
+		char root[PATH_MAX], dir[PATH_MAX], fstype[64], super[1024];
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(line, "%*s %*s %*s %4095s %4095s", root, dir) != 2 ||
+		    sscanf(sep, " - %63s %*s %1023s", fstype, super) != 2)
+			continue;
+		unescape(root);
+		unescape(dir);
+		if (!strcmp(fstype, "cgroup") && has_option(super, "perf_event")) {
+			snprintf(m->dir, sizeof(m->dir), "%s", dir);
+			snprintf(m->root, sizeof(m->root), "%s", root);
+			m->v2 = false;
+			found_v1 = true;
+		} else if (!strcmp(fstype, "cgroup2") && !found_v2) {
+			snprintf(v2.dir, sizeof(v2.dir), "%s", dir);
+			snprintf(v2.root, sizeof(v2.root), "%s", root);
+			v2.v2 = true;
+			found_v2 = true;
+		}
+	}
+	fclose(f);
+	if (found_v1)
+		return 0;
+	if (!found_v2)
+		return -ENOENT;
+	*m = v2;
+	return 0;
+}
+
+char *pc_cgroup_unique_name(char *buf, size_t len)
+{
+	static unsigned int n;
+
+	snprintf(buf, len, "perfconf-%d-%u", (int)getpid(), n++);
+	return buf;
+}
+
+int pc_cgroup_create(const struct pc_cgroup_mount *m, const char *rel, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", m->dir, rel);
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+void pc_cgroup_kernel_path(const struct pc_cgroup_mount *m, const char *rel, char *buf, size_t len)
+{
+	const char *root = m->root;
+
+	if (!strcmp(root, "/"))
+		root = "";
+	snprintf(buf, len, "%s/%s", root, rel);
+}
+
+int pc_cgroup_remove(const char *path)
+{
+	if (rmdir(path) && errno != ENOENT)
+		return -errno;
+	return 0;
+}

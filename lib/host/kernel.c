@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Facts about the running kernel. */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "abi/abi.h"
+#include "host/kernel.h"
+
+const struct pc_kernel *pc_kernel(void)
+{
+	static struct pc_kernel k;
+	static int done;
+	struct utsname u;
+
+	if (done)
+		return &k;
+	done = 1;
+	if (uname(&u) == 0) {
+		snprintf(k.release, sizeof(k.release), "%s", u.release);
+		snprintf(k.arch, sizeof(k.arch), "%s", u.machine);
+		sscanf(u.release, "%d.%d.%d", &k.major, &k.minor, &k.patch);
+		k.kver = PC_KVER(k.major, k.minor);
+	}
+	return &k;
+}
+
+/* The kernel config as one text blob, loaded once. */
+static const char *config_text(void)
+{
+	static char *text;
+	static int loaded;
+	char path[256];
+
+	if (loaded)
+		return text;
+	loaded = 1;
+	gzFile gz = gzopen("/proc/config.gz", "rb");
+	if (!gz) {
+		snprintf(path, sizeof(path), "/boot/config-%s", pc_kernel()->release);
+		gz = gzopen(path, "rb");	/* zlib reads plain files too */
+	}
+	if (!gz)
+		return NULL;
+	size_t cap = 1 << 18, len = 0;
+	text = malloc(cap + 1);
+	for (int n; text && (n = gzread(gz, text + len, (unsigned int)(cap - len))) > 0;) {
+		len += (size_t)n;
+		if (len == cap) {
+			char *bigger = realloc(text, cap * 2 + 1);
+			if (!bigger) {
+				free(text);
+				text = NULL;
+				break;
+			}
+			text = bigger;
+			cap *= 2;
+		}
+	}
+	gzclose(gz);
+	if (text)
+		text[len] = '\0';
+	return text;
+}
+
+bool pc_kernel_config_available(void)
+{
+	return config_text() != NULL;
+}
+
+char pc_kernel_config(const char *option)
+{
+	const char *text = config_text();
+	char name[128], want[160];
+
+	if (!text)
+		return 0;
+	snprintf(name, sizeof(name), "%s%s", strncmp(option, "CONFIG_", 7) ? "CONFIG_" : "", option);
+	/* "CONFIG_X=y" or "# CONFIG_X is not set", each at the start of a line */
+	snprintf(want, sizeof(want), "\n%s=", name);
+	const char *p = strstr(text, want);
+	if (p)
+		return p[strlen(want)];
+	snprintf(want, sizeof(want), "\n# %s is not set", name);
+	return strstr(text, want) ? 'n' : 0;
+}
+
+int pc_read_long(const char *path, long *value)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%ld", value) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+int pc_paranoid(void)
+{
+	long v;
+
+	if (pc_read_long("/proc/sys/kernel/perf_event_paranoid", &v))
+		return INT_MIN;
+	return (int)v;
+}
+
+int pc_perf_sysctls(struct pc_perf_sysctls *out)
+{
+	static const struct {
+		const char *path;
+		size_t offset;
+	} files[] = {
+		{ "perf_event_paranoid", offsetof(struct pc_perf_sysctls, paranoid) },
+		{ "perf_event_max_sample_rate", offsetof(struct pc_perf_sysctls, max_sample_rate) },
+		{ "perf_event_mlock_kb", offsetof(struct pc_perf_sysctls, mlock_kb) },
+		{ "perf_event_max_stack", offsetof(struct pc_perf_sysctls, max_stack) },
+		{ "perf_event_max_contexts_per_stack",
+		  offsetof(struct pc_perf_sysctls, max_contexts_per_stack) },
+		{ "perf_cpu_time_max_percent", offsetof(struct pc_perf_sysctls, cpu_time_max_percent) },
+	};
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", files[i].path);
+		int err = pc_read_long(path, (long *)((char *)out + files[i].offset));
+		if (err)
+			return err;
+	}
+	return 0;
+}

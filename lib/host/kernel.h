@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Facts about the running kernel: release, arch, config, sysctls, limits. */
+#ifndef PERFCONF_KERNEL_H
+#define PERFCONF_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pc_kernel {
+	char release[128];	/* uname -r */
+	char arch[65];		/* uname -m */
+	int major, minor, patch;
+	int kver;		/* PC_KVER(major, minor) */
+};
+
+/* Cached after the first call; never fails (unknown fields stay 0/""). */
+const struct pc_kernel *pc_kernel(void);
+
+/*
+ * Kernel config lookup in /proc/config.gz (or /boot/config-$(uname -r)).
+ * Returns 'y', 'm', 'n' (explicitly not set), or 0 when no config could be
+ * read or the option is absent. Name with or without the CONFIG_ prefix.
+ */
+char pc_kernel_config(const char *option);
+bool pc_kernel_config_available(void);
+
+/* Read an integer from a file such as /proc/sys/kernel/perf_event_paranoid. */
+int pc_read_long(const char *path, long *value);
+int pc_paranoid(void);			/* perf_event_paranoid; INT_MIN if unreadable */
+
+struct pc_perf_sysctls {
+	long paranoid;
+	long max_sample_rate;
+	long mlock_kb;
+	long max_stack;
+	long max_contexts_per_stack;
+	long cpu_time_max_percent;
+};
+int pc_perf_sysctls(struct pc_perf_sysctls *out);	/* 0 or -errno */
+
+#endif

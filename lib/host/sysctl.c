@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Global perf sysctls, changed safely: the original value goes into a state
+ * file (under flock) before the first change, so that whoever comes next
+ * (the test's teardown, the runner at the end of a run, on a signal or at
+ * its next start) can put it back. See sysctl.h for the protocol.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host/sysctl.h"
+
+#define STATE_NAME "sysctl.state"
+#define MAX_ENTRIES 64
+#define MAX_NAME 128
+
+struct entry {
+	char name[MAX_NAME];
+	long value;
+};
+
+static const char *state_dir(void)
+{
+	const char *d = getenv("PERFCONF_STATE_DIR");
+
+	return d && *d ? d : "/run/perfconf";
+}
+
+const char *pc_sysctl_state_path(void)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/" STATE_NAME, state_dir());
+	return path;
+}
+
+/* "kernel/perf_event_paranoid": no absolute paths, no "..", no odd bytes. */
+static int valid_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n >= MAX_NAME || name[0] == '/' || strstr(name, ".."))
+		return 0;
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && !strchr("_/.-", *name))
+			return 0;
+	return 1;
+}
+
+static int proc_path(const char *name, char *buf, size_t len)
+{
+	if (!valid_name(name))
+		return -EINVAL;
+	snprintf(buf, len, "/proc/sys/%s", name);
+	return 0;
+}
+
+int pc_sysctl_get(const char *name, long *value)
+{
+	char path[PATH_MAX], buf[64], *end;
+	ssize_t n;
+	int fd, err = proc_path(name, path, sizeof(path));
+
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	buf[n] = 0;
+	errno = 0;
+	*value = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+static int sysctl_write(const char *name, long value)
+{
+	char path[PATH_MAX], buf[32];
+	int fd, len, err = proc_path(name, path, sizeof(path));
+	ssize_t n;
+
+	if (err)
+		return err;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%ld\n", value);
+	n = write(fd, buf, len);
+	err = n < 0 ? -errno : n != len ? -EIO : 0;
+	close(fd);
+	return err;
+}
+
+/*
+ * Open and lock the state file. A holder that empties the file unlinks it
+ * while holding the lock, so after locking check that the inode we hold is
+ * still the one at the path, and start again if not.
+ * Returns the fd, -ENOENT when !create and there is no file, or -errno.
+ */
+static int lock_state(int create)
+{
+	const char *path = pc_sysctl_state_path();
+
+	for (int tries = 0; tries < 100; tries++) {
+		struct stat a, b;
+		int fd, gone;
+
+		if (create && mkdir(state_dir(), 0700) && errno != EEXIST)
+			return -errno;
+		fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX)) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		errno = 0;
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return fd;
+		gone = errno == ENOENT;
+		close(fd);
+		if (gone && !create)
+			return -ENOENT;
+	}
+	return -EAGAIN;
+}
+
+/*
+ * Parse the locked state file. Returns the number of entries, or -EINVAL
+ * for a malformed file (with a "path:line: what" message on stderr).
+ */
+static int read_state(int fd, struct entry *e, int max)
+{
+	char buf[MAX_ENTRIES * (MAX_NAME + 32)], *line, *save;
+	ssize_t n;
+	int count = 0, lineno = 0;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	if (n == (ssize_t)sizeof(buf) - 1) {
+		fprintf(stderr, "%s: state file too large\n", pc_sysctl_state_path());
+		return -EINVAL;
+	}
+	buf[n] = 0;
+	if (n > 0 && buf[n - 1] != '\n') {
+		fprintf(stderr, "%s: last line is incomplete\n", pc_sysctl_state_path());
+		return -EINVAL;
+	}
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[MAX_NAME], rest[2];
+		long value;
+
+		lineno++;
+		if (count == max ||
+		    sscanf(line, "%127s %ld %1s", name, &value, rest) != 2 ||
+		    !valid_name(name)) {
+			fprintf(stderr, "%s:%d: malformed entry \"%s\" (expected \"<sysctl> <value>\")\n",
+				pc_sysctl_state_path(), lineno, line);
+			return -EINVAL;
+		}
+		snprintf(e[count].name, MAX_NAME, "%s", name);
+		e[count].value = value;
+		count++;
+	}
+	return count;
+}
+
+static int write_state(int fd, const struct entry *e, int count)
+{
+	char buf[MAX_ENTRIES * (MAX_NAME + 32)];
+	size_t len = 0;
+
+	for (int i = 0; i < count; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s %ld\n", e[i].name, e[i].value);
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	if (len && write(fd, buf, len) != (ssize_t)len)
+		return -EIO;
+	return fsync(fd) ? -errno : 0;
+}
+
+/* Drop an emptied state file; the caller still holds the lock. */
+static void unlink_if_empty(int fd, int count)
+{
+	if (count == 0)
+		unlink(pc_sysctl_state_path());
+	close(fd);
+}
+
+int pc_sysctl_set(const char *name, long value)
+{
+	struct entry e[MAX_ENTRIES];
+	int fd, n, err, i;
+	long orig;
+
+	err = pc_sysctl_get(name, &orig);
+	if (err)
+		return err;
+	fd = lock_state(1);
+	if (fd < 0)
+		return fd;
+	n = read_state(fd, e, MAX_ENTRIES);
+	if (n < 0) {
+		close(fd);
+		return n;
+	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(e[i].name, name))
+			break;
+	if (i == n) {		/* first saved value wins */
+		if (n == MAX_ENTRIES) {
+			close(fd);
+			return -ENOSPC;
+		}
+		snprintf(e[n].name, MAX_NAME, "%s", name);
+		e[n].value = orig;
+		err = write_state(fd, e, n + 1);
+		if (err) {
+			close(fd);
+			return err;
+		}
+	}
+	/* Write under the lock, so a concurrent restore_all sees a consistent pair. */
+	err = sysctl_write(name, value);
+	close(fd);
+	return err;
+}
+
+int pc_sysctl_restore(const char *name)
+{
+	struct entry e[MAX_ENTRIES];
+	int fd, n, err = -ENOENT;
+
+	if (!valid_name(name))
+		return -EINVAL;
+	fd = lock_state(0);
+	if (fd < 0)
+		return fd;
+	n = read_state(fd, e, MAX_ENTRIES);
+	if (n < 0) {
+		close(fd);
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		if (strcmp(e[i].name, name))
+			continue;
+		err = sysctl_write(name, e[i].value);
+		if (err)
+			break;
+		memmove(&e[i], &e[i + 1], (n - i - 1) * sizeof(e[0]));
+		n--;
+		err = write_state(fd, e, n);
+		break;
+	}
+	unlink_if_empty(fd, err ? -1 : n);
+	return err;
+}
+
+int pc_sysctl_restore_all(void)
+{
+	struct entry e[MAX_ENTRIES];
+	int fd, n, kept = 0, restored = 0, err = 0;
+
+	fd = lock_state(0);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	n = read_state(fd, e, MAX_ENTRIES);
+	if (n < 0) {
+		close(fd);
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		int r = sysctl_write(e[i].name, e[i].value);
+
+		if (r) {
+			fprintf(stderr, "%s: cannot restore %s to %ld: %s\n",
+				pc_sysctl_state_path(), e[i].name, e[i].value, strerror(-r));
+			e[kept++] = e[i];	/* keep it for the next attempt */
+			err = r;
+		} else {
+			restored++;
+		}
+	}
+	if (kept)
+		write_state(fd, e, kept);
+	unlink_if_empty(fd, kept);
+	return err ? err : restored;
+}

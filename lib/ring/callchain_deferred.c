@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Deferred user callchains: the marker in samples, the record that answers it. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "ring/callchain_deferred.h"
+#include "event/event.h"
+#include "abi/uapi.h"
+#include "work/workload.h"
+
+bool pc_sample_deferred(const struct pc_sample *s, uint64_t *cookie)
+{
+	uint64_t nr = s->callchain_nr;
+
+	if (!s->callchain || nr < 2 || s->callchain[nr - 2] != PC_CONTEXT_USER_DEFERRED)
+		return false;
+	if (cookie)
+		*cookie = s->callchain[nr - 1];
+	return true;
+}
+
+size_t pc_capture_deferred_samples(const struct pc_capture *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->recs[i].rec.type == PERF_RECORD_SAMPLE && pc_sample_deferred(&c->recs[i].rec.sample, NULL))
+			n++;
+	return n;
+}
+
+const struct pc_record *pc_capture_deferred(const struct pc_capture *c, uint64_t cookie, size_t *index)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct pc_record *r = &c->recs[i].rec;
+
+		if (r->type == PC_RECORD_CALLCHAIN_DEFERRED && r->callchain_deferred.cookie == cookie) {
+			if (index)
+				*index = i;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+struct perfconf_attr pc_attr_defer_sampler(void)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
+							PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+							PERF_SAMPLE_CALLCHAIN);
+
+	attr.exclude_kernel = 1;
+	attr.sample_id_all = 1;
+	attr.defer_callchain = 1;
+	return attr;
+}
+
+static int fail(struct pc_capture *c, const char *what)
+{
+	snprintf(c->error, sizeof(c->error), "%s failed", what);
+	return -1;
+}
+
+int pc_defer_faults(unsigned long n, struct pc_capture *a, struct pc_capture *b)
+{
+	pc_work_page_faults(1);		/* the workload's own first faults */
+	if (pc_enable(a->fd) || (b && pc_enable(b->fd)))
+		return fail(a, "PERF_EVENT_IOC_ENABLE");
+	int err = pc_work_page_faults(n);
+	if (pc_disable(a->fd) || (b && pc_disable(b->fd)))
+		return fail(a, "PERF_EVENT_IOC_DISABLE");
+	if (err)
+		return fail(a, "the page-fault workload");
+	if (pc_capture_read(a) < 0 || (b && pc_capture_read(b) < 0))
+		return -1;
+	return 0;
+}
+
+int pc_defer_errno(void)
+{
+	struct perfconf_attr attr = pc_attr_defer_sampler();
+
+	attr.defer_output = 1;
+	return pc_open_errno(&attr, 0, -1, -1, 0);
+}

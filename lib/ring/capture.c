@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading an event's records into memory, decoded. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "abi/abi.h"
+#include "ring/capture.h"
+#include "work/affinity.h"
+#include "event/event.h"
+
+int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu,
+			  unsigned int pages_log2)
+{
+	memset(c, 0, sizeof(*c));
+	c->fmt = pc_sample_format(attr);
+	c->fd = pc_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (c->fd < 0)
+		return errno;
+	enum pc_ring_mode mode = attr->write_backward
+		? (enum pc_ring_mode)(PC_RING_OVERWRITE | PC_RING_BACKWARD)
+		: PC_RING_READWRITE;
+	int err = pc_ring_map(&c->ring, c->fd, pages_log2, mode);
+	if (err) {
+		close(c->fd);
+		c->fd = -1;
+		return -err;
+	}
+	return 0;
+}
+
+int pc_capture_open(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu)
+{
+	return pc_capture_open_pages(c, attr, pid, cpu, PC_CAPTURE_PAGES_LOG2);
+}
+
+static struct pc_captured *append(struct pc_capture *c, const void *bytes, size_t len)
+{
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct pc_captured *bigger = realloc(c->recs, cap * sizeof(*bigger));
+		if (!bigger)
+			return NULL;
+		c->recs = bigger;
+		c->cap = cap;
+	}
+	struct pc_captured *r = &c->recs[c->nr];
+	r->bytes = malloc(len);
+	if (!r->bytes)
+		return NULL;
+	memcpy(r->bytes, bytes, len);
+	r->len = len;
+	c->nr++;
+	return r;
+}
+
+/* Keep a copy of one record and decode it. 0, or -1 with c->error set. */
+static int keep(struct pc_capture *c, const void *bytes, size_t len)
+{
+	struct pc_captured *r = append(c, bytes, len);
+
+	if (!r) {
+		snprintf(c->error, sizeof(c->error), "out of memory after %zu records", c->nr);
+		return -1;
+	}
+	if (pc_record_parse(&c->fmt, r->bytes, r->len, &r->rec)) {
+		snprintf(c->error, sizeof(c->error), "record %zu: %s", c->nr - 1, r->rec.error);
+		return -1;
+	}
+	return 0;
+}
+
+static int keep_fn(const void *rec, size_t len, void *arg)
+{
+	return keep(arg, rec, len);
+}
+
+static void forget_all(struct pc_capture *c)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		free(c->recs[i].bytes);
+	c->nr = 0;
+}
+
+int pc_capture_read(struct pc_capture *c)
+{
+	const char *reason = NULL;
+	const void *bytes;
+	size_t len;
+	int added = 0;
+
+	if (c->ring.backward) {
+		/* A write_backward ring is a snapshot of the newest records. */
+		forget_all(c);
+		c->error[0] = '\0';
+		added = pc_ring_for_each(&c->ring, keep_fn, c, &reason);
+		if (added < 0 && reason)
+			snprintf(c->error, sizeof(c->error), "ring: %s", reason);
+		return added < 0 || c->error[0] ? -1 : added;
+	}
+	while ((bytes = pc_ring_next(&c->ring, &len, &reason))) {
+		int err = keep(c, bytes, len);
+
+		pc_ring_consume(&c->ring);
+		if (err)
+			return -1;
+		added++;
+	}
+	if (reason) {
+		snprintf(c->error, sizeof(c->error), "ring: %s", reason);
+		return -1;
+	}
+	return added;
+}
+
+const struct pc_record *pc_capture_find(const struct pc_capture *c, uint32_t type, size_t nth)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->recs[i].rec.type == type && nth-- == 0)
+			return &c->recs[i].rec;
+	return NULL;
+}
+
+size_t pc_capture_count(const struct pc_capture *c, uint32_t type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nr; i++)
+		n += c->recs[i].rec.type == type;
+	return n;
+}
+
+void pc_capture_types(const struct pc_capture *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->nr; i++) {
+		uint32_t type = c->recs[i].rec.type;
+		if (pc_capture_find(c, type, 0) != &c->recs[i].rec)
+			continue;	/* not its first arrival */
+		int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", pc_record_name(type));
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+void pc_capture_close(struct pc_capture *c)
+{
+	forget_all(c);
+	free(c->recs);
+	pc_ring_unmap(&c->ring);
+	if (c->fd >= 0)
+		close(c->fd);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+int pc_capture_open_inherited(struct pc_capture *c, struct perfconf_attr *attr)
+{
+	int cpu = pc_pin_self();
+
+	attr->inherit = 1;
+	return cpu < 0 ? -cpu : pc_capture_open(c, attr, 0, cpu);
+}

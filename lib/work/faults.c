@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Page faults at known addresses. */
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "event/event.h"
+#include "work/faults.h"
+
+/* One store, nothing else: the faulting instruction is a few bytes in. */
+__attribute__((__noinline__, __noipa__)) void pc_fault_write(volatile unsigned char *p)
+{
+	*p = 1;
+}
+
+int pc_fault_ip(uint64_t ip)
+{
+	uint64_t start = (uint64_t)(uintptr_t)pc_fault_write;
+
+	return ip >= start && ip < start + PC_FAULT_WRITE_MAX;
+}
+
+int pc_faults_map(struct pc_faults *f, size_t pages)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	f->base = NULL;
+	f->pages = f->next = 0;
+	if (pg <= 0 || !pages)
+		return -EINVAL;
+	f->page_size = (size_t)pg;
+	p = mmap(NULL, pages * f->page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	/* One fault per page: no transparent huge page may cover several. */
+	madvise(p, pages * f->page_size, MADV_NOHUGEPAGE);
+	f->base = p;
+	f->pages = pages;
+	return 0;
+}
+
+size_t pc_faults_next(struct pc_faults *f, size_t n)
+{
+	size_t done = 0;
+
+	for (; done < n && f->next < f->pages; done++, f->next++)
+		pc_fault_write(f->base + f->next * f->page_size);
+	return done;
+}
+
+uint64_t pc_faults_addr(const struct pc_faults *f, size_t k)
+{
+	return (uint64_t)(uintptr_t)(f->base + k * f->page_size);
+}
+
+int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
+{
+	pc_faults_next(f, 1);
+	if (pc_enable(fd))
+		return -1;
+	pc_faults_next(f, n);
+	return pc_disable(fd) ? -1 : 0;
+}
+
+void pc_faults_unmap(struct pc_faults *f)
+{
+	if (f->base)
+		munmap(f->base, f->pages * f->page_size);
+	f->base = NULL;
+	f->pages = f->next = 0;
+}

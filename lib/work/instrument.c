@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Instruments and their probes, cached across the harness's forks (see instrument.h). */
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "event/event.h"
+#include "work/instrument.h"
+#include "host/observe.h"
+#include "work/workload.h"
+
+#define PROBE_HITS 100
+
+struct cache {
+	bool done[PC_INSTR_COUNT];
+	struct pc_instrument_probe probe[PC_INSTR_COUNT];
+};
+
+/*
+ * Each case runs in a child the harness forks: a probe run in one case must
+ * be seen by the next, so the cache lives in shared memory made before main.
+ */
+static struct cache *cache;
+static struct cache private_cache;	/* if the shared mapping failed */
+
+__attribute__((constructor)) static void cache_init(void)
+{
+	void *p = mmap(NULL, sizeof(struct cache), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	cache = p == MAP_FAILED ? &private_cache : p;
+}
+
+static const char *const names[PC_INSTR_COUNT] = {
+	[PC_INSTR_BREAKPOINTS] = "breakpoints",
+	[PC_INSTR_SCHED_FIFO] = "sched_fifo",
+};
+
+const char *pc_instrument_name(enum pc_instrument i)
+{
+	return i < PC_INSTR_COUNT ? names[i] : "?";
+}
+
+static void set(struct pc_instrument_probe *p, enum pc_instrument_state state, const char *fmt, ...)
+{
+	va_list ap;
+
+	p->state = state;
+	va_start(ap, fmt);
+	vsnprintf(p->why, sizeof(p->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Whether `name` is in PERFCONF_BROKEN (a comma-separated list, or "all"). */
+static bool forced_broken(const char *name)
+{
+	const char *list = getenv(PC_BROKEN_ENV);
+	size_t len = strlen(name);
+
+	while (list && *list) {
+		size_t n = strcspn(list, ",");
+
+		if ((n == 3 && !strncmp(list, "all", 3)) || (n == len && !strncmp(list, name, n)))
+			return true;
+		list += n + (list[n] == ',');
+	}
+	return false;
+}
+
+static volatile uint64_t watched;
+
+static noinline void write_watched(uint64_t v)
+{
+	watched = v;
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Hits of an enabled breakpoint attr over `work`, or -errno when it does not open. */
+static long long breakpoint_hits(struct perfconf_attr *attr, void (*work)(void))
+{
+	uint64_t count = 0;
+	int fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (pc_enable(fd) == 0) {
+		work();
+		pc_disable(fd);
+	}
+	if (pc_read_count(fd, &count))
+		count = 0;
+	close(fd);
+	return (long long)count;
+}
+
+static void call_target(void)
+{
+	pc_work_calls(PROBE_HITS);
+}
+
+static void write_variable(void)
+{
+	for (uint64_t k = 0; k < PROBE_HITS; k++)
+		write_watched(k);
+}
+
+static void probe_breakpoints(struct pc_instrument_probe *p)
+{
+	struct perfconf_attr x = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, sizeof(long));
+	struct perfconf_attr w = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched));
+	long long calls, writes;
+
+	/* User-only, so that the probe opens for an unprivileged identity too. */
+	x.exclude_kernel = w.exclude_kernel = 1;
+	x.exclude_hv = w.exclude_hv = 1;
+	calls = breakpoint_hits(&x, call_target);
+	writes = calls < 0 ? calls : breakpoint_hits(&w, write_variable);
+
+	if (calls < 0 || writes < 0) {
+		set(p, PC_INSTR_ABSENT, "a breakpoint does not open here (%s)",
+		    pc_errno_name((int)-(calls < 0 ? calls : writes)));
+	} else if (calls != PROBE_HITS || writes != PROBE_HITS) {
+		set(p, PC_INSTR_BROKEN,
+		    "breakpoints open but do not count here: an execute breakpoint counted %lld of %d calls, "
+		    "a write watchpoint %lld of %d writes (the root cause shows in events/breakpoint_exec)",
+		    calls, PROBE_HITS, writes, PROBE_HITS);
+	} else {
+		set(p, PC_INSTR_WORKS, "breakpoints count every hit");
+	}
+}
+
+static void probe_sched_fifo(struct pc_instrument_probe *p)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct sched_param fifo = { .sched_priority = 1 };
+
+		_exit(sched_setscheduler(0, SCHED_FIFO, &fifo) ? errno : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+		set(p, PC_INSTR_BROKEN, "the SCHED_FIFO probe could not run (%s)", pc_errno_name(errno));
+		return;
+	}
+	if (WEXITSTATUS(status))
+		set(p, PC_INSTR_BROKEN,
+		    "this machine refuses SCHED_FIFO (sched_setscheduler: %s): the environment, not the perf ABI",
+		    pc_errno_name(WEXITSTATUS(status)));
+	else
+		set(p, PC_INSTR_WORKS, "SCHED_FIFO can be set");
+}
+
+const struct pc_instrument_probe *pc_instrument(enum pc_instrument i)
+{
+	static struct pc_instrument_probe unknown = { PC_INSTR_ABSENT, "unknown instrument" };
+	static struct pc_instrument_probe forced[PC_INSTR_COUNT];
+	struct pc_instrument_probe *p;
+
+	if (i >= PC_INSTR_COUNT)
+		return &unknown;
+	/* Read each time, before the cache: a test may set it for one case. */
+	if (forced_broken(names[i])) {
+		set(&forced[i], PC_INSTR_BROKEN, "forced broken by %s=%s", PC_BROKEN_ENV,
+		    getenv(PC_BROKEN_ENV));
+		return &forced[i];
+	}
+	p = &cache->probe[i];
+	if (cache->done[i])
+		return p;
+	if (i == PC_INSTR_BREAKPOINTS)
+		probe_breakpoints(p);
+	else
+		probe_sched_fifo(p);
+	cache->done[i] = true;
+	return p;
+}
+
+void pc_instrument_note(enum pc_instrument i)
+{
+	const struct pc_instrument_probe *p = pc_instrument(i);
+	char line[sizeof(p->why) + 64];
+	int n;
+
+	if (p->state != PC_INSTR_BROKEN)
+		return;
+	n = snprintf(line, sizeof(line), "# CAUSE %s: %s\n", names[i], p->why);
+	if (n > 0)
+		(void)!write(STDOUT_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counting what one piece of work does, for tests that compare counts of
+ * the same work under different attrs (the exclude_* filters, config):
+ *
+ *	struct perfconf_attr a = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+ *	a.exclude_user = 1;
+ *	uint64_t n;
+ *	ASSERT_EQ(0, pc_count_work(&a, pc_user_faults_work, PC_N(64), &n));
+ *
+ * The work functions are workload.h's pc_work_fns.
+ */
+#ifndef PERFCONF_MEASURE_H
+#define PERFCONF_MEASURE_H
+
+#include <stdint.h>
+
+#include "abi/uapi.h"
+#include "work/workload.h"
+
+/*
+ * Open attr on this task, do the work once unmeasured (so the code, stack
+ * and PLT pages it runs through are there), enable, do it again, disable,
+ * read. Returns 0 with *count set; the open's errno (a test SKIPs on an
+ * unsupported one); or -1 if enabling, disabling or reading failed.
+ */
+int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count);
+/*
+ * The same as a value: what the event counted of the work, or UINT64_MAX
+ * when it did not open (pc_last_open_errno() says why) or could not be read.
+ */
+uint64_t pc_count_of_work(struct perfconf_attr *attr, pc_work_fn work, void *arg);
+
+/*
+ * The event's value (read_format 0), or UINT64_MAX when the read fails:
+ * EXPECT_EQ(n, pc_count_of(fd)) reads like the promise.
+ */
+uint64_t pc_count_of(int fd);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A SIGTRAP catcher that keeps the perf fields of each siginfo, and a uprobe that sends them. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "abi/abi.h"
+#include "event/event.h"
+#include "work/sigtrap.h"
+
+/*
+ * The kernel's layout of the perf part of siginfo's _sigfault member (no
+ * architecture perfconf runs on has __ARCH_SI_TRAPNO before it): it starts
+ * at si_addr, and the union after si_addr is aligned like a long.
+ */
+struct sigfault_perf {
+	void *addr;
+	unsigned long data;
+	uint32_t type;
+	uint32_t flags;
+};
+
+_Static_assert(offsetof(struct sigfault_perf, data) == sizeof(void *),
+	       "si_perf_data follows si_addr");
+
+void pc_siginfo_perf(const siginfo_t *si, struct pc_sigtrap *out)
+{
+	struct sigfault_perf f;
+
+	memcpy(&f, (const char *)si + offsetof(siginfo_t, si_addr), sizeof(f));
+	out->signo = si->si_signo;
+	out->code = si->si_code;
+	out->err = si->si_errno;
+	out->addr = (uint64_t)(uintptr_t)f.addr;
+	out->perf_data = f.data;
+	out->perf_type = f.type;
+	out->perf_flags = f.flags;
+}
+
+_Static_assert(offsetof(siginfo_t, si_addr) + sizeof(struct sigfault_perf) <= sizeof(siginfo_t),
+	       "the perf fields lie inside siginfo_t");
+
+static struct pc_sigtrap caught[PC_SIGTRAP_LOG];
+static volatile unsigned int ncaught;
+static struct sigaction previous;
+static int installed;
+static int watched[PC_SIGTRAP_FDS];
+static volatile unsigned int nwatched;
+static volatile int disarmed, limited;
+
+#ifdef __aarch64__
+#define DISARMS 1
+#else
+#define DISARMS 0
+#endif
+
+int pc_sigtrap_disarms(void)
+{
+	return DISARMS;
+}
+
+static void disable_watched(void)
+{
+	for (unsigned int i = 0; i < nwatched; i++)
+		ioctl(watched[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
+static void on_sigtrap(int sig, siginfo_t *si, void *uc)
+{
+	unsigned int n = ncaught;
+	struct pc_sigtrap t;
+	int saved = errno;
+
+	(void)sig;
+	(void)uc;
+	pc_siginfo_perf(si, &t);
+	t.tid = (pid_t)syscall(SYS_gettid);
+	if (n < PC_SIGTRAP_LOG)
+		caught[n] = t;
+	__atomic_store_n(&ncaught, n + 1, __ATOMIC_RELEASE);
+	if (n + 1 >= PC_SIGTRAP_LIMIT) {
+		limited = 1;
+		disable_watched();
+	} else if (DISARMS && t.code == PC_TRAP_PERF && t.perf_type == PERF_TYPE_BREAKPOINT) {
+		disarmed = 1;
+		disable_watched();
+	}
+	errno = saved;
+}
+
+void pc_sigtrap_watch(int fd)
+{
+	if (fd >= 0 && nwatched < PC_SIGTRAP_FDS) {
+		watched[nwatched] = fd;
+		nwatched = nwatched + 1;
+	}
+}
+
+int pc_sigtrap_rearm(void)
+{
+	int err = 0;
+
+	if (!disarmed || limited)
+		return 0;
+	disarmed = 0;
+	for (unsigned int i = 0; i < nwatched; i++)
+		if (ioctl(watched[i], PERF_EVENT_IOC_ENABLE, 0) && !err)
+			err = -errno;
+	return err;
+}
+
+int pc_sigtrap_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigtrap;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTRAP, &sa, installed ? NULL : &previous))
+		return -errno;
+	installed = 1;
+	/*
+	 * Run the handler once now: the page faults of its first run (code,
+	 * stack) must not land in a test that samples page faults.
+	 */
+	nwatched = 0;
+	raise(SIGTRAP);
+	ncaught = 0;
+	disarmed = limited = 0;
+	memset(caught, 0, sizeof(caught));
+	return 0;
+}
+
+unsigned int pc_sigtrap_count(void)
+{
+	return __atomic_load_n(&ncaught, __ATOMIC_ACQUIRE);
+}
+
+const struct pc_sigtrap *pc_sigtrap_get(unsigned int n)
+{
+	return n < pc_sigtrap_count() && n < PC_SIGTRAP_LOG ? &caught[n] : NULL;
+}
+
+void pc_sigtrap_release(void)
+{
+	if (installed)
+		sigaction(SIGTRAP, &previous, NULL);
+	installed = 0;
+	nwatched = 0;
+	disarmed = limited = 0;
+}
+
+int pc_sigtrap_since(void)
+{
+	const struct pc_abi_field *f = pc_abi_find(&pc_abi_attr, "sigtrap");
+
+	return f ? f->since : 0;	/* always there: lib/abi_check.c pins the table */
+}
+
+int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t period)
+{
+	int err = pc_attr_uprobe_on(out, func);
+
+	if (err)
+		return err;
+	out->sample_period = period;
+	out->sigtrap = 1;
+	out->remove_on_exec = 1;
+	return 0;
+}
