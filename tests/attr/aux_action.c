@@ -9,7 +9,7 @@
  * one each is refused; pausing and resuming at once is EINVAL.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 #define FIELD "aux_action"
 

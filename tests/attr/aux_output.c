@@ -12,7 +12,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 /* Set aux_output on attr: refused (pinned errno), never accepted. */
 static void expect_refused(struct __test_metadata *_metadata, struct perfconf_attr *attr)

@@ -8,7 +8,7 @@
  * aux_action). Before 6.13 the bit was __reserved_3: EINVAL.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 #define FIELD "aux_pause"
 

@@ -9,7 +9,7 @@
  * AUX part (size 0, no data).
  */
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 #define FIELD "aux_sample_size"
 #define FAULTS 16

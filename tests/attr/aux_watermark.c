@@ -7,7 +7,7 @@
  * refuses an AUX area mapping whatever the field says.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 #define FIELD "aux_watermark"
 #define FAULTS 32

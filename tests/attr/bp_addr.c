@@ -16,7 +16,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "perfconf.h"
-#include "sample_site.h"
+#include "ring/sample_site.h"
 
 #define N 12
 

@@ -7,9 +7,9 @@
  * "is the tag of the BPF program": both what BPF_OBJ_GET_INFO_BY_FD says.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "bpf.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "work/bpf.h"
+#include "ring/sideband.h"
 
 #define FIELD "bpf_event"
 

@@ -12,8 +12,8 @@
  * Which bits this kernel knows is pinned.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "sample_site.h"
+#include "work/attr_probe.h"
+#include "ring/sample_site.h"
 
 static const char *const names[] = {
 	"user", "kernel", "hv", "any", "any_call", "any_return", "ind_call", "abort_tx",

@@ -17,10 +17,10 @@
 #include <sys/sysmacros.h>
 
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "elfnote.h"
-#include "mapping.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "work/elfnote.h"
+#include "work/mapping.h"
+#include "ring/sideband.h"
 
 #define BUILD_ID_MAX 20
 

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "cgroup.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "host/cgroup.h"
+#include "ring/sideband.h"
 
 /* A cgroup as the test made it: its ids, taken while it existed. */
 struct made {

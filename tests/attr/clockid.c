@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "perfconf.h"
-#include "faults.h"
+#include "work/faults.h"
 
 #define SLACK_NS 1000000LL
 

@@ -10,8 +10,8 @@
 #include <sys/prctl.h>
 
 #include "perfconf.h"
-#include "affinity.h"
-#include "sideband.h"
+#include "work/affinity.h"
+#include "ring/sideband.h"
 
 static struct perfconf_attr comm_attr(int inherit)
 {

@@ -11,9 +11,9 @@
  * asks for no records.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "affinity.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "work/affinity.h"
+#include "ring/sideband.h"
 
 /* comm records of this task and its children (one CPU: see lib/affinity.h). */
 static int open_comm(struct pc_capture *cap, int comm, int comm_exec)

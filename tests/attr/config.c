@@ -16,7 +16,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "measure.h"
+#include "work/measure.h"
 #include "perfconf.h"
 
 #define N 64

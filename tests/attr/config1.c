@@ -10,8 +10,8 @@
 #include <linux/hw_breakpoint.h>
 
 #include "perfconf.h"
-#include "measure.h"
-#include "pmu_formats.h"
+#include "work/measure.h"
+#include "event/pmu_formats.h"
 
 #define N 16
 

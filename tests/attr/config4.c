@@ -9,9 +9,9 @@
  * whose size ends before config4 (VER8) is never read that far.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "measure.h"
-#include "pmu_formats.h"
+#include "work/attr_probe.h"
+#include "work/measure.h"
+#include "event/pmu_formats.h"
 
 #define N 16
 

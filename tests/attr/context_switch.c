@@ -16,10 +16,10 @@
 #include <sched.h>
 
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "affinity.h"
-#include "child.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "work/affinity.h"
+#include "work/child.h"
+#include "ring/sideband.h"
 
 #define SWITCHES 20
 #define OUT PERF_RECORD_MISC_SWITCH_OUT

@@ -15,8 +15,8 @@
 #include <sys/syscall.h>
 
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "callchain_deferred.h"
+#include "work/attr_probe.h"
+#include "ring/callchain_deferred.h"
 
 #define FIELD "defer_callchain"
 #define FAULTS 16

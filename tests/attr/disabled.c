@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 
-#include "measure.h"
+#include "work/measure.h"
 #include "perfconf.h"
 
 #define FAULTS 64

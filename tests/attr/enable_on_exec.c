@@ -14,9 +14,9 @@
  * cases use one). Page faults, a software event that is always here, give
  * exact zeros and lower bounds.
  */
-#include "measure.h"
+#include "work/measure.h"
 #include "perfconf.h"
-#include "child.h"
+#include "work/child.h"
 
 FIXTURE(child) {
 	struct pc_child child;

@@ -15,9 +15,9 @@
  * part and a user part) and a uprobe on a function (user mode only).
  */
 #include "perfconf.h"
-#include "measure.h"
-#include "regs.h"
-#include "sample_site.h"
+#include "work/measure.h"
+#include "event/regs.h"
+#include "ring/sample_site.h"
 
 #define FAULTS 4
 

@@ -14,8 +14,8 @@
  * part and a user part) and a uprobe on a function (user mode only).
  */
 #include "perfconf.h"
-#include "measure.h"
-#include "sample_site.h"
+#include "work/measure.h"
+#include "ring/sample_site.h"
 
 #define FAULTS 4
 

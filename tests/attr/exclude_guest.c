@@ -14,7 +14,7 @@
  */
 #include <linux/hw_breakpoint.h>
 
-#include "measure.h"
+#include "work/measure.h"
 #include "perfconf.h"
 
 #define N 64

@@ -12,9 +12,9 @@
  */
 #include <linux/hw_breakpoint.h>
 
-#include "measure.h"
+#include "work/measure.h"
 #include "perfconf.h"
-#include "sample_site.h"
+#include "ring/sample_site.h"
 
 #define N 64
 

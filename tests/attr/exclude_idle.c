@@ -13,8 +13,8 @@
 #include <linux/hw_breakpoint.h>
 #include <time.h>
 
-#include "affinity.h"
-#include "measure.h"
+#include "work/affinity.h"
+#include "work/measure.h"
 #include "perfconf.h"
 
 #define N 64

@@ -14,10 +14,10 @@
  */
 #include <limits.h>
 
-#include "faults.h"
-#include "measure.h"
+#include "work/faults.h"
+#include "work/measure.h"
 #include "perfconf.h"
-#include "sample_site.h"
+#include "ring/sample_site.h"
 
 #define N 64
 

@@ -13,8 +13,8 @@
  */
 #include <linux/hw_breakpoint.h>
 
-#include "measure.h"
-#include "sample_site.h"
+#include "work/measure.h"
+#include "ring/sample_site.h"
 #include "perfconf.h"
 
 #define N 64

@@ -12,7 +12,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "perfconf.h"
-#include "faults.h"
+#include "work/faults.h"
 
 #define FAULTS 64
 

@@ -25,11 +25,11 @@
  */
 #include <sys/wait.h>
 
-#include "affinity.h"
-#include "family.h"
-#include "measure.h"
+#include "work/affinity.h"
+#include "work/family.h"
+#include "work/measure.h"
 #include "perfconf.h"
-#include "child.h"
+#include "work/child.h"
 
 /* A second target, told apart from pc_work_target by a uprobe of its own. */
 static __attribute__((__noinline__, __noipa__, used)) void other_target(void)

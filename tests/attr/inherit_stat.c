@@ -16,8 +16,8 @@
  */
 #include <sys/ioctl.h>
 
-#include "affinity.h"
-#include "family.h"
+#include "work/affinity.h"
+#include "work/family.h"
 #include "perfconf.h"
 
 FIXTURE(family) {

@@ -16,8 +16,8 @@
  */
 #include <sys/wait.h>
 
-#include "family.h"
-#include "measure.h"
+#include "work/family.h"
+#include "work/measure.h"
 #include "perfconf.h"
 
 FIXTURE(thread_only) {

@@ -14,8 +14,8 @@
  * config2 and ignore it.
  */
 #include "perfconf.h"
-#include "kprobe.h"
-#include "measure.h"
+#include "event/kprobe.h"
+#include "work/measure.h"
 
 #define N 17
 

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 
 #include "perfconf.h"
-#include "kprobe.h"
-#include "measure.h"
+#include "event/kprobe.h"
+#include "work/measure.h"
 
 #define N 13
 

@@ -11,9 +11,9 @@
  * the same symbol, with PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "bpf.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "work/bpf.h"
+#include "ring/sideband.h"
 
 #define FIELD "ksymbol"
 

@@ -13,9 +13,9 @@
 #include <sys/mman.h>
 
 #include "perfconf.h"
-#include "affinity.h"
-#include "mapping.h"
-#include "sideband.h"
+#include "work/affinity.h"
+#include "work/mapping.h"
+#include "ring/sideband.h"
 
 #define PAGES 4
 

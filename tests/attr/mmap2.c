@@ -15,8 +15,8 @@
 #include <sys/sysmacros.h>
 
 #include "perfconf.h"
-#include "mapping.h"
-#include "sideband.h"
+#include "work/mapping.h"
+#include "ring/sideband.h"
 
 #define PAGES 2
 

@@ -13,8 +13,8 @@
 #include <sys/shm.h>
 
 #include "perfconf.h"
-#include "mapping.h"
-#include "sideband.h"
+#include "work/mapping.h"
+#include "ring/sideband.h"
 
 #define PAGES 4
 #define MISC_DATA (PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA)

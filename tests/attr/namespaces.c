@@ -17,10 +17,10 @@
 #include <sys/sysmacros.h>
 
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "affinity.h"
-#include "child.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "work/affinity.h"
+#include "work/child.h"
+#include "ring/sideband.h"
 
 #define NR_NS 7
 static const char *const ns_names[NR_NS] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };

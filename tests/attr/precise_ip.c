@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "perfconf.h"
-#include "faults.h"
+#include "work/faults.h"
 
 /*
  * Observe precise_ip 0..3 on a sampling attr; 0 must open. With `anchor`,

@@ -13,9 +13,9 @@
  * event, the same with a wide margin (the exec itself faults a little
  * before the event is removed).
  */
-#include "measure.h"
+#include "work/measure.h"
 #include "perfconf.h"
-#include "child.h"
+#include "work/child.h"
 
 #define HELPER_FAULTS 2000
 #define HELPER_WORK "faults 2000"

@@ -8,7 +8,7 @@
  * reserved there; defer_callchain and defer_output test their own.)
  */
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 #define FIELD "__reserved_1"
 

@@ -6,7 +6,7 @@
  * EINVAL, whatever the event.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 #define FIELD "__reserved_2"
 

@@ -7,7 +7,7 @@
  * checked before the aux_action bits beside it are looked at.
  */
 #include "perfconf.h"
-#include "attr_probe.h"
+#include "work/attr_probe.h"
 
 #define FIELD "__reserved_3"
 

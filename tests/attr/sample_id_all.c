@@ -32,9 +32,9 @@
 #include <time.h>
 
 #include "perfconf.h"
-#include "affinity.h"
-#include "mapping.h"
-#include "sideband.h"
+#include "work/affinity.h"
+#include "work/mapping.h"
+#include "ring/sideband.h"
 
 #define ALL_ID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 		     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)

@@ -14,7 +14,7 @@
  * their own limits. The sysctl is read, never changed.
  */
 #include "perfconf.h"
-#include "faults.h"
+#include "work/faults.h"
 
 #define DEPTH 40
 

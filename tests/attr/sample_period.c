@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 
 #include "perfconf.h"
-#include "faults.h"
+#include "work/faults.h"
 
 #define FAULTS 64
 

@@ -12,8 +12,8 @@
  * (the interrupted state is user mode, at its entry).
  */
 #include "perfconf.h"
-#include "regs.h"
-#include "sample_site.h"
+#include "event/regs.h"
+#include "ring/sample_site.h"
 
 #define CALLS 4
 

@@ -12,8 +12,8 @@
  * lies just below the caller's locals.
  */
 #include "perfconf.h"
-#include "regs.h"
-#include "sample_site.h"
+#include "event/regs.h"
+#include "ring/sample_site.h"
 
 #define CALLS 4
 

@@ -17,8 +17,8 @@
  * below the caller's locals.
  */
 #include "perfconf.h"
-#include "regs.h"
-#include "sample_site.h"
+#include "event/regs.h"
+#include "ring/sample_site.h"
 
 static int open_with_size(uint32_t size, uint64_t sample_type)
 {

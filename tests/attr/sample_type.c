@@ -15,8 +15,8 @@
 #include <sys/syscall.h>
 
 #include "perfconf.h"
-#include "affinity.h"
-#include "faults.h"
+#include "work/affinity.h"
+#include "work/faults.h"
 
 /* A page-fault sampler, period 1, user mode only, on this task. */
 static struct perfconf_attr fault_attr(uint64_t sample_type)

@@ -20,7 +20,7 @@
 #include <sys/ioctl.h>
 
 #include "perfconf.h"
-#include "sigtrap.h"
+#include "work/sigtrap.h"
 
 static void call_target(void)
 {

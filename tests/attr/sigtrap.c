@@ -31,8 +31,8 @@
 #include <sys/syscall.h>
 
 #include "perfconf.h"
-#include "faults.h"
-#include "sigtrap.h"
+#include "work/faults.h"
+#include "work/sigtrap.h"
 
 /* An execute breakpoint on pc_work_target that traps every `period` calls: for the opens. */
 static struct perfconf_attr trap_on_calls(uint64_t period)

@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 
 #include "perfconf.h"
-#include "affinity.h"
-#include "child.h"
-#include "sideband.h"
+#include "work/affinity.h"
+#include "work/child.h"
+#include "ring/sideband.h"
 
 static struct perfconf_attr task_attr(int inherit)
 {

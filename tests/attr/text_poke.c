@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "perfconf.h"
-#include "attr_probe.h"
-#include "bpf.h"
-#include "sideband.h"
+#include "work/attr_probe.h"
+#include "work/bpf.h"
+#include "ring/sideband.h"
 
 #define IMAGE_MAX 4096
 

@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hw.h"
-#include "measure.h"
+#include "event/hw.h"
+#include "work/measure.h"
 #include "perfconf.h"
 
 #define N 64

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "perfconf.h"
-#include "faults.h"
+#include "work/faults.h"
 
 static int64_t now(clockid_t clock)
 {

@@ -12,7 +12,7 @@
  * is pinned; that it notifies at all is checked: before the ring is full.
  */
 #include "perfconf.h"
-#include "wakeup.h"
+#include "ring/wakeup.h"
 
 #define STEPS 9
 

@@ -10,7 +10,7 @@
  * record ends exactly on counts, and a boundary beyond the ring, are pinned.
  */
 #include "perfconf.h"
-#include "wakeup.h"
+#include "ring/wakeup.h"
 
 #define STEPS 9
 #define SAMPLE_SIZE 16

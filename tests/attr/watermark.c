@@ -9,7 +9,7 @@
  * With a wakeup_watermark of 0 the kernel picks a boundary itself, pinned.
  */
 #include "perfconf.h"
-#include "wakeup.h"
+#include "ring/wakeup.h"
 
 #define STEPS 9
 

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 
 #include "perfconf.h"
-#include "faults.h"
+#include "work/faults.h"
 
 #define SAMPLE_SIZE 16	/* header + PERF_SAMPLE_ADDR */
 

@@ -33,7 +33,7 @@
 #include <sys/ioctl.h>
 
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 #define N 100000
 #define MAX 6	/* members per group: within the 6 general counters of a PMUv3 */

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 #define N 1000
 

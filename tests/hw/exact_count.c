@@ -25,7 +25,7 @@
 #include <sys/ioctl.h>
 
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 static const unsigned long sizes[] = { 1, 1000, 100000 };
 #define BIG 100000

@@ -18,7 +18,7 @@
  * the exact loop (lib/hw.h) is all the event can see.
  */
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 #define N 1000
 

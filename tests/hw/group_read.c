@@ -33,7 +33,7 @@
 #include <time.h>
 
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 #define N 10000
 #define FMT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | \

@@ -23,7 +23,7 @@
 #include <sys/ioctl.h>
 
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 #define N 1000
 #define EVENTS 16

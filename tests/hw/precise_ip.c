@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 #define PERIOD 1000
 #define N 10000

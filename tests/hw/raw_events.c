@@ -20,7 +20,7 @@
 #include <sys/ioctl.h>
 
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 #define N 10000
 

@@ -20,7 +20,7 @@
  * but fewer than C / N - 1 SKIPs saying so; anywhere else it fails.
  */
 #include "perfconf.h"
-#include "hw.h"
+#include "event/hw.h"
 
 static void sample(struct __test_metadata *_metadata, uint64_t config, uint64_t period, unsigned long n)
 {
