@@ -7,33 +7,18 @@
  * characters. A rename that is not an exec has misc 0.
  */
 #include <fcntl.h>
+#include <string.h>
 #include <sys/prctl.h>
 
-#include "perfconf.h"
-#include "work/affinity.h"
-#include "ring/sideband.h"
-
-static struct perfconf_attr comm_attr(int inherit)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
-
-	attr.comm = 1;
-	attr.inherit = inherit;
-	return attr;
-}
+#define FIELD comm
+#include "record_bit.h"
 
 TEST(prctl_set_name)
 {
-	struct perfconf_attr attr = comm_attr(0);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	ASSERT_EQ(0, pc_work_set_comm("pc-renamed"));
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
-	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_COMM, gettid()));
-	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, gettid(), 0);
+	ASSERT_EQ(0, record_around(_metadata, &cap, 0, pc_work_set_comm, "pc-renamed"));
+	const struct pc_record *r = only_record(_metadata, &cap, PERF_RECORD_COMM, gettid());
 
 	EXPECT_EQ(getpid(), r->comm.pid);
 	EXPECT_STREQ("pc-renamed", r->comm.comm);
@@ -41,21 +26,27 @@ TEST(prctl_set_name)
 	pc_capture_close(&cap);
 }
 
+/* Writes name to /proc/thread-self/comm: the bytes written, or -errno. */
+static int write_proc_comm(const char *name)
+{
+	int fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	ssize_t n = write(fd, name, strlen(name));
+	int err = n < 0 ? -errno : (int)n;
+
+	close(fd);
+	return err;
+}
+
 TEST(write_to_proc_comm)
 {
-	struct perfconf_attr attr = comm_attr(0);
 	static const char name[] = "pc-proc-comm";
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	int fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	ssize_t n = write(fd, name, sizeof(name) - 1);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	close(fd);
-	ASSERT_EQ(sizeof(name) - 1, n);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	int n = record_around(_metadata, &cap, 0, write_proc_comm, name);
+	ASSERT_EQ(sizeof(name) - 1, n) TH_LOG("%s", n < 0 ? pc_errno_name(-n) : "short write");
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, gettid(), 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no COMM record after writing /proc/thread-self/comm");
@@ -68,14 +59,9 @@ TEST(write_to_proc_comm)
 /* A name longer than 15 characters is cut to 15, and so is the record's. */
 TEST(long_name_is_truncated)
 {
-	struct perfconf_attr attr = comm_attr(0);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	ASSERT_EQ(0, pc_work_set_comm("perfconf-0123456789abcdef"));
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(0, record_around(_metadata, &cap, 0, pc_work_set_comm, "perfconf-0123456789abcdef"));
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, gettid(), 0);
 
 	ASSERT_NE(NULL, r);
@@ -89,16 +75,10 @@ TEST(long_name_is_truncated)
  */
 TEST(thread_rename)
 {
-	struct perfconf_attr attr = comm_attr(1);
 	struct pc_capture cap;
 
-	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
-	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t tid = pc_work_in_thread("comm pc-thread");
-	ASSERT_EQ(0, pc_disable(cap.fd));
+	pid_t tid = record_around(_metadata, &cap, 1, pc_work_in_thread, "comm pc-thread");
 	ASSERT_LT(0, tid) TH_LOG("thread: %s", pc_errno_name(-tid));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, tid, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no COMM record from thread %d", tid);
@@ -116,18 +96,11 @@ TEST(thread_rename)
  */
 TEST(exec_renames)
 {
-	struct perfconf_attr attr = comm_attr(1);
 	struct pc_capture cap;
 
-	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
-	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t child = pc_work_exec("exit");
-	ASSERT_EQ(0, pc_disable(cap.fd));
+	pid_t child = record_around(_metadata, &cap, 1, pc_work_exec, "exit");
 	ASSERT_LT(0, child) TH_LOG("exec helper: %s", pc_errno_name(-child));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
-	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_COMM, child));
-	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, child, 0);
+	const struct pc_record *r = only_record(_metadata, &cap, PERF_RECORD_COMM, child);
 
 	EXPECT_EQ(child, r->comm.pid);
 	EXPECT_STREQ("exe", r->comm.comm);

@@ -9,33 +9,10 @@
  */
 #include <linux/hw_breakpoint.h>
 
-#include "perfconf.h"
-#include "work/measure.h"
-#include "event/pmu_formats.h"
-
-#define N 16
-
-/* A software event with every config1 bit set counts as without. */
-TEST(software_event_ignores_config1)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.config1 = ~0ULL;
-	attr.exclude_user = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
-}
-
-/* A tracepoint too: n getppid() calls still count n. */
-TEST(tracepoint_ignores_config1)
-{
-	struct perfconf_attr attr;
-
-	GETPPID_TRACEPOINT(&attr);
-	attr.config1 = 0x5a5a5a5a5a5a5a5aULL;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
-}
+#define FIELD		config1
+#define FIELD_WORD	1
+#define FIELD_PATTERN	0x5a5a5a5a5a5a5a5aULL
+#include "config_word.h"
 
 static volatile uint64_t watched, neighbour;
 
@@ -78,10 +55,6 @@ TEST(uprobe_reads_it_as_the_path)
 	EXPECT_ERRNO(EINVAL, pc_open_errno(&attr, 0, -1, -1, 0));
 }
 
-/* The PMUs here that define formats in config1 are pinned, each parsed. */
-TEST(formats_in_config1)
-{
-	EXPECT_LE(0, pc_observe_formats_in_word(1)) TH_LOG("a format entry cannot be parsed");
-}
+FORMATS_IN_FIELD_CASE
 
 TEST_HARNESS_MAIN

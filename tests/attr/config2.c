@@ -9,33 +9,10 @@
  */
 #include <linux/hw_breakpoint.h>
 
-#include "perfconf.h"
-#include "work/measure.h"
-#include "event/pmu_formats.h"
-
-#define N 16
-
-/* A software event with every config2 bit set counts as without. */
-TEST(software_event_ignores_config2)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.config2 = ~0ULL;
-	attr.exclude_user = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
-}
-
-/* A tracepoint too: n getppid() calls still count n. */
-TEST(tracepoint_ignores_config2)
-{
-	struct perfconf_attr attr;
-
-	GETPPID_TRACEPOINT(&attr);
-	attr.config2 = 0xa5a5a5a5a5a5a5a5ULL;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
-}
+#define FIELD		config2
+#define FIELD_WORD	2
+#define FIELD_PATTERN	0xa5a5a5a5a5a5a5a5ULL
+#include "config_word.h"
 
 static volatile uint64_t watched;
 
@@ -111,10 +88,6 @@ TEST(size_ver0_ends_before_config2)
 		close(fd);
 }
 
-/* The PMUs here that define formats in config2 are pinned, each parsed. */
-TEST(formats_in_config2)
-{
-	EXPECT_LE(0, pc_observe_formats_in_word(2)) TH_LOG("a format entry cannot be parsed");
-}
+FORMATS_IN_FIELD_CASE
 
 TEST_HARNESS_MAIN

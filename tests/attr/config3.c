@@ -8,59 +8,8 @@
  * meaning (software, tracepoint, breakpoint, uprobe) ignore it. An attr
  * whose size ends before config3 (VER7) is never read that far.
  */
-#include "perfconf.h"
-#include "work/attr_probe.h"
-#include "work/measure.h"
-#include "event/pmu_formats.h"
-
-#define N 16
-
-TEST(e2big_only_past_the_kernel_size)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	pc_observe_errno("errno", pc_attr_probe(&attr, "config3", ~0ULL).err);
-	EXPECT_ATTR_SIZE_RULE(&attr, "config3", ~0ULL);
-}
-
-/* Where the kernel knows config3, a software event counts as without it. */
-TEST(software_event_ignores_config3)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	REQUIRE_ATTR_FIELD("config3");
-	attr.exclude_user = 1;
-	attr.config3 = ~0ULL;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
-}
-
-/*
- * Every kind of event here: E2BIG past the kernel's size, with its size
- * written back; accepted where the kernel knows config3.
- */
-TEST(each_kind_of_event)
-{
-	EXPECT_EACH_KIND_ERRNO("config3", 0x3333333333333333ULL, pc_attr_field_errno("config3", 0));
-}
-
-/* An attr of size VER7 ends before config3: whatever lies there is not read. */
-TEST(size_ver7_is_not_read_that_far)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.size = PC_ATTR_SIZE_VER7;
-	attr.exclude_user = 1;
-	attr.config3 = ~0ULL;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
-	EXPECT_EQ(PC_ATTR_SIZE_VER7, attr.size);
-}
-
-/* The PMUs here that define formats in config3 are pinned, each parsed. */
-TEST(formats_in_config3)
-{
-	EXPECT_LE(0, pc_observe_formats_in_word(3)) TH_LOG("a format entry cannot be parsed");
-}
-
-TEST_HARNESS_MAIN
+#define FIELD		config3
+#define FIELD_WORD	3
+#define FIELD_PATTERN	0x3333333333333333ULL
+#define SIZE_BEFORE	7
+#include "config_word_ext.h"

@@ -12,38 +12,8 @@
  * hardware event, where there is one, still counts. Showing what it leaves
  * out needs a process in KVM_RUN, which perfconf does not run.
  */
-#include <linux/hw_breakpoint.h>
-
-#include "work/measure.h"
-#include "perfconf.h"
-
-#define N 64
-
-TEST(user_faults_counted)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.exclude_guest = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
-}
-
-TEST(kernel_faults_counted)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.exclude_guest = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
-}
-
-TEST(breakpoint_hits_counted)
-{
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
-
-	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
-	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
-	attr.exclude_guest = 1;
-	EXPECT_EQ(100, pc_count_of_work(&attr, pc_calls_work, PC_N(100)));
-}
+#define FIELD exclude_guest
+#include "exclude_nothing_here.h"
 
 /* On a hardware PMU, whether the bit is accepted is pinned; host cycles are counted. */
 TEST(hardware_cycles)

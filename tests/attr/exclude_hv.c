@@ -10,39 +10,9 @@
  * from their counts or samples. Its effect needs a PMU that counts in a
  * hypervisor mode, which none of the PMUs here does.
  */
-#include <linux/hw_breakpoint.h>
-
-#include "work/measure.h"
-#include "perfconf.h"
+#define FIELD exclude_hv
+#include "exclude_nothing_here.h"
 #include "ring/sample_site.h"
-
-#define N 64
-
-TEST(user_faults_counted)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.exclude_hv = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
-}
-
-TEST(kernel_faults_counted)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.exclude_hv = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
-}
-
-TEST(breakpoint_hits_counted)
-{
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
-
-	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
-	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
-	attr.exclude_hv = 1;
-	EXPECT_EQ(100, pc_count_of_work(&attr, pc_calls_work, PC_N(100)));
-}
 
 /* Every fault is still sampled, each in the mode it was taken in. */
 TEST(samples_unchanged)

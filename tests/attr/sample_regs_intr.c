@@ -11,72 +11,10 @@
  * interrupted state is the kernel's) and a uprobe on a noinline function
  * (the interrupted state is user mode, at its entry).
  */
-#include "perfconf.h"
-#include "event/regs.h"
-#include "ring/sample_site.h"
-
-#define CALLS 4
-
-static int open_with_mask(uint64_t mask)
-{
-	struct perfconf_attr attr = pc_attr_regs_sampling(PERF_SAMPLE_REGS_INTR, mask);
-
-	return pc_open_errno(&attr, 0, -1, -1, 0);
-}
-
-TEST(empty_mask_is_einval)
-{
-	EXPECT_ERRNO(EINVAL, open_with_mask(0));
-}
-
-/*
- * Bits that name no register this arch can dump (not in its perf_regs.h,
- * or segment registers x86_64 does not save) are refused, each alone. The
- * errno (EINVAL from perf_reg_validate()) is pinned.
- */
-TEST(reserved_bits_are_refused)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-	char seen[64];
-
-	REQUIRE_REGS_TABLE(a);
-	uint64_t accepted = pc_regs_accepted(PERF_SAMPLE_REGS_INTR, a->reserved, seen, sizeof(seen));
-	EXPECT_EQ(0, accepted) TH_LOG("%s: bits %#llx accepted", a->name, (unsigned long long)accepted);
-	pc_observe("errno", "%s", seen);
-}
-
-/* On a software event (no PEBS or other hardware capture), every general register. */
-TEST(general_registers_accepted_on_software_event)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-	char refused[64];
-
-	REQUIRE_REGS_TABLE(a);
-	EXPECT_ERRNO(0, open_with_mask(a->gprs));
-	EXPECT_EQ(a->gprs, pc_regs_accepted(PERF_SAMPLE_REGS_INTR, a->gprs, refused, sizeof(refused)))
-		TH_LOG("%s: general registers: %s", a->name, refused);
-}
-
-/* Extended registers need a capable PMU; the errno is pinned. */
-TEST(extended_register_on_software_event)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-
-	REQUIRE_REGS_TABLE(a);
-	int err = open_with_mask(PC_REG(__builtin_ctzll(a->extended)));
-	pc_observe_errno("errno", err);
-	EXPECT_NE(0, err);
-}
-
-TEST(mask_ignored_without_the_sample_bit)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-
-	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr = pc_attr_regs_sampling(PERF_SAMPLE_REGS_INTR, a->reserved);
-	attr.sample_type = PERF_SAMPLE_IP;
-	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0));
-}
+#define SAMPLE_REGS	PERF_SAMPLE_REGS_INTR
+#define GPRS_CASE	general_registers_accepted_on_software_event
+#define GPRS_AT_ONCE
+#include "sample_regs_mask.h"
 
 /*
  * A sample taken in the kernel holds the kernel's registers: IP is the
@@ -127,27 +65,11 @@ TEST(user_state_in_a_user_mode_sample)
 	struct pc_capture cap;
 
 	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr;
-	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR);
-	attr.sample_regs_intr = a->gprs;
-	attr.sample_regs_user = a->gprs;
-	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(CALLS));
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
-
-	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_PROBE_CALLS(&cap, PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR, a->gprs, a->gprs);
 	for (unsigned int i = 0; i < CALLS; i++) {
 		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
-		uint64_t ip = 0, a0 = 0, a1 = 0;
 
-		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_intr_abi);
-		ASSERT_EQ(__builtin_popcountll(a->gprs), s->regs_intr_nr);
-		ASSERT_TRUE(pc_regs_get(s->regs_intr, s->regs_intr_nr, a->gprs, a->ip, &ip));
-		ASSERT_TRUE(pc_regs_get(s->regs_intr, s->regs_intr_nr, a->gprs, a->arg[0], &a0));
-		ASSERT_TRUE(pc_regs_get(s->regs_intr, s->regs_intr_nr, a->gprs, a->arg[1], &a1));
-		EXPECT_EQ((uintptr_t)pc_probe, ip);
-		EXPECT_EQ(PC_PROBE_ARG0 + i, a0);
-		EXPECT_EQ(PC_PROBE_ARG1, a1);
+		expect_probe_entry(_metadata, a, s->regs_intr_abi, s->regs_intr_nr, s->regs_intr, i);
 		const unsigned int same[] = { a->ip, a->sp, a->arg[0], a->arg[1] };
 		for (unsigned int k = 0; k < 4; k++) {
 			uint64_t intr = 0, user = 1;

@@ -11,77 +11,9 @@
  * function's address, the argument registers hold its arguments, and SP
  * lies just below the caller's locals.
  */
-#include "perfconf.h"
-#include "event/regs.h"
-#include "ring/sample_site.h"
-
-#define CALLS 4
-
-static int open_with_mask(uint64_t mask)
-{
-	struct perfconf_attr attr = pc_attr_regs_sampling(PERF_SAMPLE_REGS_USER, mask);
-
-	return pc_open_errno(&attr, 0, -1, -1, 0);
-}
-
-/* perf_reg_validate(): an empty mask asks for nothing, and is refused. */
-TEST(empty_mask_is_einval)
-{
-	EXPECT_ERRNO(EINVAL, open_with_mask(0));
-}
-
-/*
- * Bits that name no register this arch can dump (not in its perf_regs.h,
- * or segment registers x86_64 does not save) are refused, each alone. The
- * errno (EINVAL from perf_reg_validate()) is pinned.
- */
-TEST(reserved_bits_are_refused)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-	char seen[64];
-
-	REQUIRE_REGS_TABLE(a);
-	uint64_t accepted = pc_regs_accepted(PERF_SAMPLE_REGS_USER, a->reserved, seen, sizeof(seen));
-	EXPECT_EQ(0, accepted) TH_LOG("%s: bits %#llx accepted", a->name, (unsigned long long)accepted);
-	pc_observe("errno", "%s", seen);
-}
-
-/* Each general register alone is accepted. */
-TEST(each_general_register_is_accepted)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-	char refused[64];
-
-	REQUIRE_REGS_TABLE(a);
-	EXPECT_EQ(a->gprs, pc_regs_accepted(PERF_SAMPLE_REGS_USER, a->gprs, refused, sizeof(refused)))
-		TH_LOG("%s: general registers: %s", a->name, refused);
-}
-
-/*
- * Extended registers (x86 XMM, arm64 VG) need a PMU that can sample them;
- * a software event cannot. Which errno (EOPNOTSUPP from the core, EINVAL
- * where the arch does not know the bit) is pinned.
- */
-TEST(extended_register_on_software_event)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-
-	REQUIRE_REGS_TABLE(a);
-	int err = open_with_mask(PC_REG(__builtin_ctzll(a->extended)));
-	pc_observe_errno("errno", err);
-	EXPECT_NE(0, err);
-}
-
-/* The mask is only checked when PERF_SAMPLE_REGS_USER asks for the dump. */
-TEST(mask_ignored_without_the_sample_bit)
-{
-	const struct pc_regs_arch *a = pc_regs_arch();
-
-	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr = pc_attr_regs_sampling(PERF_SAMPLE_REGS_USER, a->reserved);
-	attr.sample_type = PERF_SAMPLE_IP;
-	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0));
-}
+#define SAMPLE_REGS	PERF_SAMPLE_REGS_USER
+#define GPRS_CASE	each_general_register_is_accepted
+#include "sample_regs_mask.h"
 
 /*
  * Every general register: abi 64, one value per mask bit, in bit order (the
@@ -93,27 +25,14 @@ TEST(every_general_register_in_bit_order)
 	struct pc_capture cap;
 
 	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr;
-	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER);
-	attr.sample_regs_user = a->gprs;
-	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(CALLS));
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
-
-	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_PROBE_CALLS(&cap, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER, a->gprs, 0);
 	for (unsigned int i = 0; i < CALLS; i++) {
 		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
-		uint64_t ip = 0, a0 = 0, a1 = 0;
 
-		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);
-		EXPECT_EQ(__builtin_popcountll(a->gprs), s->regs_user_nr);
-		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->ip, &ip));
-		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->arg[0], &a0));
-		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->arg[1], &a1));
-		EXPECT_EQ((uintptr_t)pc_probe, ip);
+		uint64_t ip = expect_probe_entry(_metadata, a, s->regs_user_abi, s->regs_user_nr,
+						 s->regs_user, i);
+
 		EXPECT_EQ(s->ip, ip);
-		EXPECT_EQ(PC_PROBE_ARG0 + i, a0) TH_LOG("sample %u: %s", i, pc_reg_name(a->arg[0]));
-		EXPECT_EQ(PC_PROBE_ARG1, a1) TH_LOG("sample %u: %s", i, pc_reg_name(a->arg[1]));
 	}
 	pc_capture_close(&cap);
 }
@@ -125,14 +44,7 @@ TEST(one_register)
 	struct pc_capture cap;
 
 	REQUIRE_REGS_TABLE(a);
-	struct perfconf_attr attr;
-	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_REGS_USER);
-	attr.sample_regs_user = PC_REG(a->arg[0]);
-	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(CALLS));
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
-
-	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_PROBE_CALLS(&cap, PERF_SAMPLE_REGS_USER, PC_REG(a->arg[0]), 0);
 	for (unsigned int i = 0; i < CALLS; i++) {
 		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
 

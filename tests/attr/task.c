@@ -12,33 +12,24 @@
  */
 #include <sys/wait.h>
 
-#include "perfconf.h"
-#include "work/affinity.h"
+#define FIELD task
+#include "record_bit.h"
 #include "work/child.h"
-#include "ring/sideband.h"
 
-static struct perfconf_attr task_attr(int inherit)
+/* A child that exits with status 0, as record_around() runs work. */
+static pid_t fork_exit(const char *unused)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
-
-	attr.task = 1;
-	attr.inherit = inherit;
-	return attr;
+	(void)unused;
+	return pc_work_fork_exit(0);
 }
 
 TEST(fork_names_child_and_parent)
 {
-	struct perfconf_attr attr = task_attr(0);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t child = pc_work_fork_exit(0);
-	ASSERT_EQ(0, pc_disable(cap.fd));
+	pid_t child = record_around(_metadata, &cap, 0, fork_exit, NULL);
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
-	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_FORK, child));
-	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_FORK, child, 0);
+	const struct pc_record *r = only_record(_metadata, &cap, PERF_RECORD_FORK, child);
 
 	EXPECT_EQ(child, r->task.pid);
 	EXPECT_EQ(getpid(), r->task.ppid);
@@ -52,19 +43,12 @@ TEST(fork_names_child_and_parent)
 
 TEST(inherited_child_exit)
 {
-	struct perfconf_attr attr = task_attr(1);
 	struct pc_capture cap;
 
-	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
-	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t child = pc_work_fork_exit(0);
-	ASSERT_EQ(0, pc_disable(cap.fd));
+	pid_t child = record_around(_metadata, &cap, 1, fork_exit, NULL);
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
-	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_EXIT, child));
+	const struct pc_record *exit = only_record(_metadata, &cap, PERF_RECORD_EXIT, child);
 	const struct pc_record *fork = pc_find_tid(&cap, PERF_RECORD_FORK, child, 0);
-	const struct pc_record *exit = pc_find_tid(&cap, PERF_RECORD_EXIT, child, 0);
 
 	ASSERT_NE(NULL, fork);
 	EXPECT_EQ(child, exit->task.pid);
@@ -78,16 +62,10 @@ TEST(inherited_child_exit)
 /* A thread: the process's pid, the thread's tid; the creating thread as ptid. */
 TEST(thread_fork_and_exit)
 {
-	struct perfconf_attr attr = task_attr(1);
 	struct pc_capture cap;
 
-	/* Inherited, to follow the new task: one CPU (lib/affinity.h). */
-	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t tid = pc_work_in_thread("exit");
-	ASSERT_EQ(0, pc_disable(cap.fd));
+	pid_t tid = record_around(_metadata, &cap, 1, pc_work_in_thread, "exit");
 	ASSERT_LT(0, tid);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *fork = pc_find_tid(&cap, PERF_RECORD_FORK, tid, 0);
 	const struct pc_record *exit = pc_find_tid(&cap, PERF_RECORD_EXIT, tid, 0);
 
@@ -111,7 +89,7 @@ TEST(thread_fork_and_exit)
 /* An event opened on another task's pid sees that task's own exit. */
 TEST(exit_of_the_monitored_task)
 {
-	struct perfconf_attr attr = task_attr(0);
+	struct perfconf_attr attr = bit_attr(0);
 	struct pc_child child;
 	struct pc_capture cap;
 
@@ -124,8 +102,7 @@ TEST(exit_of_the_monitored_task)
 	ASSERT_ERRNO(0, err);
 	ASSERT_EQ(0, finished);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
-	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_EXIT, pid));
-	const struct pc_record *exit = pc_find_tid(&cap, PERF_RECORD_EXIT, pid, 0);
+	const struct pc_record *exit = only_record(_metadata, &cap, PERF_RECORD_EXIT, pid);
 
 	EXPECT_EQ(pid, exit->task.pid);
 	EXPECT_EQ(getpid(), exit->task.ppid);
