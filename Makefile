@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # perfconf: a conformance suite for the Linux perf_event_open() ABI.
 #
 #   make        build everything into build/
@@ -37,6 +38,8 @@ RUNNER_OBJ := $(RUNNER_SRC:%.c=$(B)/%.o)
 RUNNER     := $(B)/perfconf
 DEPS_STAMP := $(B)/.deps-ok
 HEADERS    := $(wildcard lib/*.h lib/*/*.h runners/*.h)
+# Fragments that field binaries share (tests/attr/config_word.h and the like).
+TEST_HEADERS := $(wildcard tests/*/*.h)
 
 .PHONY: all suite deps run test coverage matrix clean
 all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))
@@ -45,7 +48,7 @@ all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))
 suite: $(SUITE_BIN) $(if $(RUNNER_SRC),$(RUNNER))
 
 deps: $(DEPS_STAMP)
-$(DEPS_STAMP): scripts/deps.sh
+$(DEPS_STAMP): scripts/deps.sh scripts/apt-install.sh
 	@mkdir -p $(B)
 	@scripts/deps.sh $(B)
 	@touch $@
@@ -58,7 +61,7 @@ $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/tests/%: tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
+$(B)/tests/%: tests/%.c $(LIB_A) $(HEADERS) $(TEST_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(PC_CFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(PC_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 

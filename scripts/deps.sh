@@ -1,29 +1,16 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Install what perfconf needs to build and run, from Debian packages, once.
 # Used by `make run`, `make test` and .ci/run. Idempotent and quiet when all is there.
+# The packages go through scripts/apt-install.sh (shared with runners/vm/deps.sh).
 #   scripts/deps.sh BUILD_DIR
 set -eu
 
 build=${1:?usage: scripts/deps.sh BUILD_DIR}
 packages="build-essential libcap-dev zlib1g-dev linux-source-6.12 xz-utils python3"
 
-missing=""
-for p in $packages; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "perfconf: missing Debian packages:$missing (run as root, or: apt-get install$missing)" >&2
-		exit 2
-	fi
-	echo "perfconf: installing$missing" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get -o Acquire::Retries=3 update -q >/dev/null || { echo "perfconf: apt-get update failed" >&2; exit 2; }
-	# shellcheck disable=SC2086
-	apt-get -o Acquire::Retries=3 install -y -q --no-install-recommends $missing >/dev/null ||
-		{ echo "perfconf: apt-get install$missing failed" >&2; exit 2; }
-fi
+# shellcheck disable=SC2086
+sh "$(dirname "$0")/apt-install.sh" -p perfconf $packages || exit 2
 
 # The kselftest harness headers and the kernel's KTAP parser (kunit.py, used
 # by the runner's tests to check its output) come from Debian's kernel source

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Run the suite on this kernel with the runner and compare with its baseline.
 #   scripts/run-suite.sh BUILD_DIR [perfconf options...]
 # The runner's exit code is passed on: 0 no regression, 1 a regression or

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Run the project's own unit-test binaries (lib/ and runner tests) and
 # summarise. Usage: scripts/run-unit.sh BUILD_DIR BINARY...
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # A private apt configuration for the VM matrix: Debian suites from bullseye
 # to sid, for amd64 and arm64, with its own sources, lists, cache and an
 # empty dpkg status. The system's apt sources and dpkg architectures are
@@ -126,7 +127,7 @@ cache)
 	apt-cache "${opts[@]}" "$@"
 	;;
 *)
-	sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	sed -n '3,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Boot one target under qemu (TCG), let the guest run the suite, and bring
 # its results back from the serial console.
 #
@@ -175,13 +176,18 @@ boot_s=-
 wall_s=$(secs "$t0" "$t_end")
 
 # Where the results go: named like the runner's own results directory.
-id=$(sed -n "s/^$M id //p" "$log" | head -n 1)
+# The id line comes from the guest: its three words name a directory on the
+# host, so each must be a plain name (no '/', no spaces, no shell syntax);
+# otherwise the id is ignored.
+safe_word() { [[ $1 =~ ^[A-Za-z0-9_+~][A-Za-z0-9._+~-]*$ ]]; }
+id_release='' id_machine='' id_profile=''
+read -r id_release id_machine id_profile _ < <(sed -n "s/^$M id //p" "$log" | head -n 1) || true
 profile=-
-if [ -n "$id" ]; then
-	set -- $id
-	dirname="$1-$2-$3"	# the profile carries the variant (-vhe)
-	profile=$3
+if safe_word "$id_release" && safe_word "$id_machine" && safe_word "$id_profile"; then
+	dirname="$id_release-$id_machine-$id_profile"	# the profile carries the variant (-vhe)
+	profile=$id_profile
 else
+	[ -z "$id_release" ] || echo "vm: $target: ignoring a malformed id line from the guest" >&2
 	dirname="$release-$(case $arch in arm64) echo aarch64 ;; *) echo "$arch" ;; esac)-unknown${variant:+-$variant}"
 fi
 res=$results_root/$dirname
@@ -214,11 +220,19 @@ if [ "$state" = done ]; then
 	rc=$(sed -n "s/^$M done rc=//p" "$log" | head -n 1)
 	unframe ktap.txt "$res/ktap.txt" || problems="$problems no ktap.txt;"
 	unframe results.txt "$res/results.txt" || true
-	for name in $(sed -n "s/^$M begin baseline://p" "$log"); do
-		dest=${VM_RECORD_DIR:-expected}
-		mkdir -p "$dest"
-		unframe "baseline:$name" "$dest/$name" && echo "vm: $target: recorded $dest/$name" >&2
-	done
+	# Baselines only when asked for, and only as plain file names in
+	# VM_RECORD_DIR: the names come from the guest.
+	if [ "${VM_RECORD:-0}" = 1 ]; then
+		while IFS= read -r name; do
+			if ! [[ $name =~ ^[A-Za-z0-9_+~][A-Za-z0-9._+~-]*\.txt$ ]]; then
+				problems="$problems a baseline with a bad name;"
+				continue
+			fi
+			dest=${VM_RECORD_DIR:-expected}
+			mkdir -p "$dest"
+			unframe "baseline:$name" "$dest/$name" && echo "vm: $target: recorded $dest/$name" >&2
+		done < <(sed -n "s/^$M begin baseline://p" "$log")
+	fi
 	case $rc in
 	0) status=ok ;;
 	1) status=failed ;;
@@ -234,8 +248,7 @@ passed=- failed=- skipped=- regressions=-
 if [ -s "$res/ktap.txt" ]; then
 	closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$res/ktap.txt" | tail -n 1 || true)
 	if [ -n "$closing" ]; then
-		set -- $closing
-		passed=$1 failed=$3 skipped=$5
+		read -r passed _ failed _ skipped _ <<<"$closing"
 	fi
 	regressions=$(sed -n 's/^# regressions (\([0-9]*\)):.*/\1/p' "$res/ktap.txt" | tail -n 1)
 	: "${regressions:=0}"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the suite and the runner statically for a guest arch, out of tree in
 # build/vm/<arch>/build:
 #   x86_64  natively;

@@ -1,7 +1,10 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Install what the VM matrix needs, from Debian packages, once: `make
 # matrix` and `make test` (through runners/vm/matrix.sh) call it.
-# Idempotent and quiet when all is there.
+# Idempotent and quiet when all is there; scripts/apt-install.sh (shared
+# with scripts/deps.sh) checks and installs. Exit 2 when a package is
+# missing and cannot be installed.
 #   runners/vm/deps.sh
 #
 # The arm64 pieces that have no cross package (busybox, libcap, zlib) are not
@@ -14,20 +17,5 @@ packages="qemu-system-x86 qemu-system-arm qemu-system-data busybox-static
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio xz-utils gzip zstd
 build-essential libcap-dev zlib1g-dev ca-certificates"
 
-missing=""
-for p in $packages; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "matrix: missing Debian packages:$missing (run as root, or: apt-get install$missing)" >&2
-		exit 2
-	fi
-	echo "matrix: installing$missing" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get -o Acquire::Retries=3 update -q >/dev/null || { echo "matrix: apt-get update failed" >&2; exit 2; }
-	# shellcheck disable=SC2086
-	apt-get -o Acquire::Retries=3 install -y -q --no-install-recommends $missing >/dev/null ||
-		{ echo "matrix: apt-get install$missing failed" >&2; exit 2; }
-fi
+# shellcheck disable=SC2086
+exec sh "$(dirname "$0")/../../scripts/apt-install.sh" -p matrix $packages

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Unpack the ELF kernel from an x86 bzImage (vmlinuz), for qemu's PVH boot
 # (-kernel vmlinux with its XEN_ELFNOTE_PHYS32_ENTRY note): qboot then jumps
 # straight into the kernel, without the real-mode setup and the

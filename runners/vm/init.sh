@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
 # /init of the matrix's guests (busybox-static): mount the pseudo
 # filesystems, run the suite with the kernel's own settings (Debian boots
 # with perf_event_paranoid=3, and it stays so), print the results on the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Pack the guest's root filesystem for an arch: busybox-static, the static
 # runner and test binaries (stripped), the baselines and runners/vm/init.sh
 # as /init, laid out like the repository so the runner finds its defaults:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The VM matrix: the suite on Debian's kernels under qemu, each target
 # compared with its own baseline, in parallel up to the core count.
 #
@@ -45,6 +46,36 @@ fi
 
 t_start=$(date +%s.%N)
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# TARGET FILE: the table's keys of a vm.txt ("key=value" lines, the last of
+# a key wins) into the variables of the same name. Its values come from the
+# guest, so it is parsed, never evaluated: other keys are ignored, and a
+# value of the wrong form is dropped with a warning and returns 1 (the
+# target then counts as an error).
+read_vm_txt() {
+	local line key val re ok=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in *=*) ;; *) continue ;; esac
+		key=${line%%=*} val=${line#*=}
+		case $key in
+		status) re='^[a-z][a-z-]*$' ;;
+		release | profile) re='^[A-Za-z0-9._+~-]+$' ;;
+		passed | failed | skipped | regressions) re='^([0-9]+|-)$' ;;
+		boot_s | wall_s) re='^([0-9]+(\.[0-9]+)?|-)$' ;;
+		*) continue ;;
+		esac
+		if [ -z "$val" ]; then
+			unset "$key"
+		elif [[ $val =~ $re ]]; then
+			printf -v "$key" '%s' "$val"
+		else
+			echo "matrix: $1: ignoring $key in $2: not a valid value: $(printf '%q' "$val" | cut -c1-80)" >&2
+			unset "$key"
+			ok=1
+		fi
+	done <"$2"
+	return "$ok"
+}
 
 # target -> "arch line"
 parse() {
@@ -133,8 +164,7 @@ for t in $targets; do
 	f=$vm/run/$t/vm.txt
 	unset status release profile passed failed skipped regressions boot_s wall_s
 	if [ -f "$f" ]; then
-		# shellcheck disable=SC1090
-		eval "$(grep -E '^(status|release|profile|passed|failed|skipped|regressions|boot_s|wall_s)=' "$f" | sed "s/=\(.*\)/='\1'/")"
+		read_vm_txt "$t" "$f" || status=error
 	fi
 	status=${status:-error}
 	printf '%-16s %-24s %-16s %6s %6s %6s %5s %6s %6s  %s\n' "$t" "${release:--}" "${profile:--}" "${passed:--}" \

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Resolve the newest Debian kernel of a line (5.10, 6.1, 6.12, 7.2, …) for an
 # arch from the private package lists, download it once into the cache, and
 # print the directory that holds it:
