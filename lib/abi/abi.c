@@ -4,6 +4,7 @@
  * abi_layout.h, which lib/abi_check.c also pins to <linux/perf_event.h> and
  * struct perfconf_attr at compile time.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -293,6 +294,6 @@ int pc_attr_size_ver_of(uint32_t size)
 	for (size_t i = 0; i < pc_attr_size_vers_count; i++)
 		if (pc_attr_size_vers[i].size == size)
 			return (int)pc_attr_size_vers[i].ver;
-	return -1;
+	return -ENOENT;
 }
 

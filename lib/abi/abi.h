@@ -87,7 +87,7 @@ const char *pc_record_name(uint32_t type);			/* "UNKNOWN" if unknown */
 
 /* The largest attr size the table says a kernel of this release accepts. */
 uint32_t pc_attr_size_for_kernel(int kver);
-/* The size version whose size is exactly `size`, or -1. */
+/* The size version whose size is exactly `size`, or -ENOENT. */
 int pc_attr_size_ver_of(uint32_t size);
 
 #endif

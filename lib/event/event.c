@@ -22,8 +22,10 @@ int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flag
 	long fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 
 	last_open_errno = fd < 0 ? errno : 0;
-	if (fd < 0)
+	if (fd < 0) {
 		errno = last_open_errno;
+		return -last_open_errno;
+	}
 	return (int)fd;
 }
 
@@ -59,7 +61,7 @@ int pc_open_raw_errno(void *attr)
 	return last_open_errno;
 }
 
-int pc_observe_open(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu)
+int pc_observe_open_errno(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu)
 {
 	int err = pc_open_errno(attr, pid, cpu, -1, 0);
 
@@ -261,22 +263,22 @@ int pc_read_count(int fd, uint64_t *value)
 		return 0;
 	if (n >= 0)
 		errno = n == 0 ? ENODATA : EIO;
-	return -1;
+	return -errno;
 }
 
 int pc_enable(int fd)
 {
-	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ? -1 : 0;
+	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ? -errno : 0;
 }
 
 int pc_disable(int fd)
 {
-	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -1 : 0;
+	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -errno : 0;
 }
 
 int pc_reset(int fd)
 {
-	return ioctl(fd, PERF_EVENT_IOC_RESET, 0) ? -1 : 0;
+	return ioctl(fd, PERF_EVENT_IOC_RESET, 0) ? -errno : 0;
 }
 
 uint64_t pc_event_id(int fd)

@@ -20,8 +20,8 @@
 #include "abi/uapi.h"
 
 /*
- * perf_event_open(2). Returns the fd, or -1 with errno set exactly as the
- * kernel left it (nothing in between may clobber it).
+ * perf_event_open(2). Returns the fd, or -errno; errno is also left set
+ * exactly as the kernel left it (nothing in between may clobber it).
  */
 int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 /*
@@ -42,7 +42,10 @@ uint32_t pc_kernel_attr_size(void);
 
 /* The errno of this thread's last failed pc_open*() (0 after a success). */
 int pc_last_open_errno(void);
-/* The same with a raw buffer of any size: for attr-size tests. */
+/*
+ * The same with a raw buffer of any size: for attr-size tests. The fd, or
+ * -errno (errno set too).
+ */
 int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 /* errno of an open that is expected to fail (0 if it opened; the fd is closed). */
 int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
@@ -54,7 +57,7 @@ int pc_open_raw_errno(void *attr);
  * when it opened), close. Returns the errno, 0 if it opened: acceptance
  * that differs by kernel version is pinned by the baseline this way.
  */
-int pc_observe_open(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu);
+int pc_observe_open_errno(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu);
 
 /* An empty attr of the newest size. */
 struct perfconf_attr pc_attr(uint32_t type, uint64_t config);
@@ -102,13 +105,14 @@ int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size
 int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func);
 
 /*
- * One counter value (read_format 0): 0, or -1 with errno; a read that
- * returns 0 bytes (an event in error state reads as EOF) sets ENODATA.
+ * One counter value (read_format 0): 0, or -errno (errno set too); a read
+ * that returns 0 bytes (an event in error state reads as EOF) is -ENODATA,
+ * a short one -EIO.
  */
 int pc_read_count(int fd, uint64_t *value);
 /* The event's id (PERF_EVENT_IOC_ID), as samples and read values carry it; 0 if the ioctl failed. */
 uint64_t pc_event_id(int fd);
-/* ioctl wrappers returning 0 or -1 with errno. */
+/* ioctl wrappers returning 0 or -errno. */
 int pc_enable(int fd);
 int pc_disable(int fd);
 int pc_reset(int fd);

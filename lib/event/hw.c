@@ -256,19 +256,15 @@ int pc_hw_loop_task(unsigned long n)
 int pc_hw_count_loop(struct perfconf_attr *attr, unsigned long n, uint64_t *count)
 {
 	int fd = pc_open(attr, 0, -1, -1, 0);
-	int err, saved;
+	int err;
 
 	if (fd < 0)
-		return errno;
+		return fd;
 	err = pc_hw_loop_fd(fd, 0, n);
-	if (err)
-		errno = -err;
-	else
+	if (!err)
 		err = pc_read_count(fd, count);
-	saved = errno;
 	close(fd);
-	errno = saved;
-	return err ? -1 : 0;
+	return err;
 }
 
 static int get_pc(pid_t pid, uintptr_t *pc)

@@ -137,8 +137,8 @@ int pc_hw_loop_fd(int fd, unsigned long flags, unsigned long n);
 int pc_hw_loop_task(unsigned long n);
 /*
  * Open attr on this task, run the loop of n iterations around it
- * (pc_hw_loop_fd), read the count, close. Returns 0 with *count set, the
- * open's errno, or -1 when enabling or reading failed (errno set).
+ * (pc_hw_loop_fd), read the count, close. Returns 0 with *count set, or
+ * -errno of the open, the enabling or the read.
  */
 int pc_hw_count_loop(struct perfconf_attr *attr, unsigned long n, uint64_t *count);
 /* The user-mode instructions the loop runs between the two calls. */

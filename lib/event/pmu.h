@@ -33,7 +33,10 @@ struct pc_pmu_format {
 };
 int pc_pmu_format(const char *pmu, const char *name, struct pc_pmu_format *out);
 
-/* The raw text of events/<name>, caps/<name>, cpumask (trailing newline removed). */
+/*
+ * The raw text of events/<name>, caps/<name>, cpumask (trailing newline
+ * removed). 0 or -errno (-ENOENT when the file is not there).
+ */
 int pc_pmu_event(const char *pmu, const char *event, char *buf, size_t len);
 int pc_pmu_cap(const char *pmu, const char *cap, char *buf, size_t len);
 int pc_pmu_cpumask(const char *pmu, char *buf, size_t len);

@@ -50,7 +50,7 @@ int pc_errno_from_name(const char *name)
 	for (size_t i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
 		if (errno_names[i] && !strcmp(errno_names[i], name))
 			return (int)i;
-	return -1;
+	return -ENOENT;
 }
 
 /* Keys are [a-z0-9_.-]; values are one token of printable ASCII. */

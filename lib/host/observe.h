@@ -25,7 +25,7 @@
 
 /* "EINVAL" for EINVAL, "OK" for 0, "E123" for an unknown number. */
 const char *pc_errno_name(int err);
-/* The errno whose name is `name` ("EINVAL"), or -1. */
+/* The errno whose name is `name` ("EINVAL"), or -ENOENT for no errno's name. */
 int pc_errno_from_name(const char *name);
 
 /* Write one "# OBS key=value" line with a single write(2) (no stdio buffering). */

@@ -55,25 +55,34 @@ struct perfconf_attr pc_attr_defer_sampler(void)
 	return attr;
 }
 
-static int fail(struct pc_capture *c, const char *what)
+static int fail(struct pc_capture *c, const char *what, int err)
 {
 	snprintf(c->error, sizeof(c->error), "%s failed", what);
-	return -1;
+	return err;
 }
 
 int pc_defer_faults(unsigned long n, struct pc_capture *a, struct pc_capture *b)
 {
+	int err;
+
 	pc_work_page_faults(1);		/* the workload's own first faults */
-	if (pc_enable(a->fd) || (b && pc_enable(b->fd)))
-		return fail(a, "PERF_EVENT_IOC_ENABLE");
-	int err = pc_work_page_faults(n);
-	if (pc_disable(a->fd) || (b && pc_disable(b->fd)))
-		return fail(a, "PERF_EVENT_IOC_DISABLE");
+	err = pc_enable(a->fd);
+	if (!err && b)
+		err = pc_enable(b->fd);
 	if (err)
-		return fail(a, "the page-fault workload");
-	if (pc_capture_read(a) < 0 || (b && pc_capture_read(b) < 0))
-		return -1;
-	return 0;
+		return fail(a, "PERF_EVENT_IOC_ENABLE", err);
+	int work = pc_work_page_faults(n);
+	err = pc_disable(a->fd);
+	if (!err && b)
+		err = pc_disable(b->fd);
+	if (err)
+		return fail(a, "PERF_EVENT_IOC_DISABLE", err);
+	if (work)
+		return fail(a, "the page-fault workload", work);
+	err = pc_capture_read(a);
+	if (err >= 0 && b)
+		err = pc_capture_read(b);
+	return err < 0 ? err : 0;
 }
 
 int pc_defer_errno(void)

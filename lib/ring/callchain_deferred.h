@@ -44,8 +44,8 @@ const struct pc_record *pc_capture_deferred(const struct pc_capture *c, uint64_t
 struct perfconf_attr pc_attr_defer_sampler(void);
 /*
  * n user page faults with the events of the captures a and b (b may be
- * NULL) enabled around them, then both captures read. 0, or -1 with the
- * reason in a capture's error.
+ * NULL) enabled around them, then both captures read. 0, or -errno with
+ * the reason in a capture's error.
  */
 int pc_defer_faults(unsigned long n, struct pc_capture *a, struct pc_capture *b);
 

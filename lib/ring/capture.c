@@ -17,8 +17,12 @@ int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_
 	memset(c, 0, sizeof(*c));
 	c->fmt = pc_sample_format(attr);
 	c->fd = pc_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (c->fd < 0)
-		return errno;
+	if (c->fd < 0) {
+		int err = c->fd;
+
+		c->fd = -1;
+		return err;
+	}
 	enum pc_ring_mode mode = attr->write_backward
 		? (enum pc_ring_mode)(PC_RING_OVERWRITE | PC_RING_BACKWARD)
 		: PC_RING_READWRITE;
@@ -26,7 +30,7 @@ int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_
 	if (err) {
 		close(c->fd);
 		c->fd = -1;
-		return -err;
+		return err;
 	}
 	return 0;
 }
@@ -56,25 +60,34 @@ static struct pc_captured *append(struct pc_capture *c, const void *bytes, size_
 	return r;
 }
 
-/* Keep a copy of one record and decode it. 0, or -1 with c->error set. */
+/* Keep a copy of one record and decode it. 0, or -errno with c->error set. */
 static int keep(struct pc_capture *c, const void *bytes, size_t len)
 {
 	struct pc_captured *r = append(c, bytes, len);
+	int err;
 
 	if (!r) {
 		snprintf(c->error, sizeof(c->error), "out of memory after %zu records", c->nr);
-		return -1;
+		return -ENOMEM;
 	}
-	if (pc_record_parse(&c->fmt, r->bytes, r->len, &r->rec)) {
+	err = pc_record_parse(&c->fmt, r->bytes, r->len, &r->rec);
+	if (err)
 		snprintf(c->error, sizeof(c->error), "record %zu: %s", c->nr - 1, r->rec.error);
-		return -1;
-	}
-	return 0;
+	return err;
 }
+
+/* For pc_ring_for_each(): keep the record, or stop the walk with keep()'s -errno in err. */
+struct keeping {
+	struct pc_capture *c;
+	int err;
+};
 
 static int keep_fn(const void *rec, size_t len, void *arg)
 {
-	return keep(arg, rec, len);
+	struct keeping *k = arg;
+
+	k->err = keep(k->c, rec, len);
+	return k->err;
 }
 
 static void forget_all(struct pc_capture *c)
@@ -93,24 +106,26 @@ int pc_capture_read(struct pc_capture *c)
 
 	if (c->ring.backward) {
 		/* A write_backward ring is a snapshot of the newest records. */
+		struct keeping k = { c, 0 };
+
 		forget_all(c);
 		c->error[0] = '\0';
-		added = pc_ring_for_each(&c->ring, keep_fn, c, &reason);
+		added = pc_ring_for_each(&c->ring, keep_fn, &k, &reason);
 		if (added < 0 && reason)
 			snprintf(c->error, sizeof(c->error), "ring: %s", reason);
-		return added < 0 || c->error[0] ? -1 : added;
+		return added < 0 ? added : k.err ? k.err : added;
 	}
 	while ((bytes = pc_ring_next(&c->ring, &len, &reason))) {
 		int err = keep(c, bytes, len);
 
 		pc_ring_consume(&c->ring);
 		if (err)
-			return -1;
+			return err;
 		added++;
 	}
 	if (reason) {
 		snprintf(c->error, sizeof(c->error), "ring: %s", reason);
-		return -1;
+		return -EBADMSG;
 	}
 	return added;
 }
@@ -164,5 +179,5 @@ int pc_capture_open_inherited(struct pc_capture *c, struct perfconf_attr *attr)
 	int cpu = pc_pin_self();
 
 	attr->inherit = 1;
-	return cpu < 0 ? -cpu : pc_capture_open(c, attr, 0, cpu);
+	return cpu < 0 ? cpu : pc_capture_open(c, attr, 0, cpu);
 }

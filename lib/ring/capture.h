@@ -47,24 +47,26 @@ struct pc_capture {
 
 /*
  * Open the event and map its ring (1 + 2^PC_CAPTURE_PAGES_LOG2 pages).
- * Returns 0, or the errno of the open or mmap (with c->fd == -1).
+ * Returns 0, or -errno of the open or mmap (with c->fd == -1).
  */
 int pc_capture_open(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu);
 /*
  * A capture of an inherited event on this task and its children-to-be:
  * sets attr->inherit, pins the caller (work/affinity.h: pc_pin_self) and
- * opens the event on that CPU. 0, or the errno of the pinning, the open or
+ * opens the event on that CPU. 0, or -errno of the pinning, the open or
  * the mmap.
  */
 int pc_capture_open_inherited(struct pc_capture *c, struct perfconf_attr *attr);
+/* pc_capture_open() with a ring of 1 + 2^pages_log2 pages. */
 int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu,
 			  unsigned int pages_log2);
 /*
  * Drain the ring: copy, decode and keep every new record, releasing the
- * space to the kernel. Returns how many were added, or -1 with the reason
- * in c->error (a malformed record is an error, not skipped). For a
- * write_backward event the kept records are replaced by a snapshot of the
- * ring, oldest first: pause or disable the event before reading.
+ * space to the kernel. Returns how many were added, or -errno with the
+ * reason in c->error: -EBADMSG for a malformed record or ring (an error,
+ * not skipped), -ENOMEM. For a write_backward event the kept records are
+ * replaced by a snapshot of the ring, oldest first: pause or disable the
+ * event before reading.
  */
 int pc_capture_read(struct pc_capture *c);
 /* The nth (from 0) record of a type, or NULL. */

@@ -7,6 +7,7 @@
  * Layouts follow perf_event_open(2) and the kernel's writers
  * (perf_output_sample, perf_output_read, perf_event__output_id_sample).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,7 +312,7 @@ int pc_read_values_decode(uint64_t read_format, const void *buf, size_t len,
 	if (c.failed) {
 		if (err)
 			*err = read_reason;
-		return -1;
+		return -EBADMSG;
 	}
 	if (err)
 		*err = NULL;
@@ -616,7 +617,7 @@ int pc_record_parse(const struct pc_sample_format *fmt, const void *buf, size_t 
 	if (len < sizeof(h)) {
 		snprintf(rec->error, sizeof(rec->error),
 			 "only %zu bytes, less than a record header", len);
-		return -1;
+		return -EBADMSG;
 	}
 	memcpy(&h, buf, sizeof(h));
 	rec->type = h.type;
@@ -625,7 +626,7 @@ int pc_record_parse(const struct pc_sample_format *fmt, const void *buf, size_t 
 	why = pc_header_check(&h, len);
 	if (why) {
 		snprintf(rec->error, sizeof(rec->error), "%s", why);
-		return -1;
+		return -EBADMSG;
 	}
 	c.end = h.size;
 	/* A failure below reads "TYPE: what went wrong". */
@@ -649,7 +650,7 @@ int pc_record_parse(const struct pc_sample_format *fmt, const void *buf, size_t 
 				snprintf(rec->error, sizeof(rec->error),
 					 "%s record of %u bytes has no room for its %zu-byte sample_id",
 					 type_name(h.type), h.size, idsz);
-				return -1;
+				return -EBADMSG;
 			}
 			tc.off = h.size - idsz;
 			parse_sample_id(&tc, fmt->sample_type, &rec->sample_id);
@@ -658,7 +659,7 @@ int pc_record_parse(const struct pc_sample_format *fmt, const void *buf, size_t 
 		parse_body(fmt, &c, rec);
 	}
 	if (c.failed)
-		return -1;
+		return -EBADMSG;
 	rec->error[0] = 0;
 	return 0;
 }
@@ -674,7 +675,7 @@ int pc_records_walk(const struct pc_sample_format *fmt, const void *buf, size_t 
 	if (!rec) {
 		if (err && errlen)
 			snprintf(err, errlen, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	while (off < len) {
 		if (pc_record_parse(fmt, p + off, len - off, rec)) {
@@ -682,7 +683,7 @@ int pc_records_walk(const struct pc_sample_format *fmt, const void *buf, size_t 
 				snprintf(err, errlen, "record %d at offset %zu: %s",
 					 n, off, rec->error);
 			free(rec);
-			return -1;
+			return -EBADMSG;
 		}
 		n++;
 		off += rec->size;

@@ -6,8 +6,9 @@
  * Decoding needs what the event asked for (sample_type, read_format, ...):
  * pass a struct pc_sample_format built from the attr. Variable parts
  * (filenames, callchains, raw data, registers) point into the record
- * buffer, which must outlive the decoded struct. Malformed input returns -1
- * with a reason in rec->error; nothing is read outside [buf, buf + len).
+ * buffer, which must outlive the decoded struct. Malformed input returns
+ * -EBADMSG with a reason in rec->error; nothing is read outside
+ * [buf, buf + len).
  */
 #ifndef PERFCONF_RECORD_H
 #define PERFCONF_RECORD_H
@@ -55,8 +56,8 @@ struct pc_read_values {
 
 /*
  * Decode a read(2) buffer or a READ record body. Returns bytes used (len may
- * be larger) or -1 with *err set (per-thread buffer; err may be NULL). A
- * group of more than PC_READ_MAX_VALUES is an error.
+ * be larger) or -EBADMSG with *err set (per-thread buffer; err may be NULL).
+ * A group of more than PC_READ_MAX_VALUES is an error.
  */
 int pc_read_values_decode(uint64_t read_format, const void *buf, size_t len,
 			  struct pc_read_values *out, const char **err);
@@ -164,10 +165,10 @@ const char *pc_header_check(const struct perf_event_header *h, size_t avail);
 
 /*
  * Decode the record at buf; `len` is the buffer's size, which may hold more
- * after this record (only header.size bytes are decoded). 0, or -1 with
- * rec->error set. Every byte of the record must be accounted for: a fixed
- * layout that leaves bytes over, a string without its NUL or a count that
- * runs past the end is an error.
+ * after this record (only header.size bytes are decoded). 0, or -EBADMSG
+ * with rec->error set. Every byte of the record must be accounted for: a
+ * fixed layout that leaves bytes over, a string without its NUL or a count
+ * that runs past the end is an error.
  *
  * Two layout choices the ABI leaves to the reader:
  *  - PERF_SAMPLE_BRANCH_STACK with PERF_SAMPLE_BRANCH_HW_INDEX: hw_idx is
@@ -188,7 +189,8 @@ size_t pc_sample_id_size(const struct pc_sample_format *fmt);
  * Walk a linear buffer of records (a perf.data-like stream, or a ring
  * snapshot). Calls fn per decoded record; stops at the first malformed one.
  * fn returning non-zero stops the walk early.
- * Returns the number of records decoded, or -1 with the reason in err.
+ * Returns the number of records decoded, or -errno with the reason in err
+ * (-EBADMSG for a malformed record, -ENOMEM).
  */
 typedef int (*pc_parsed_fn)(const struct pc_record *rec, void *arg);
 int pc_records_walk(const struct pc_sample_format *fmt, const void *buf, size_t len,

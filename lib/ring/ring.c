@@ -260,7 +260,7 @@ static int for_each_forward(struct pc_ring *r, pc_record_fn fn, void *arg, const
 			      "is lost",
 			      (unsigned long long)head, (unsigned long long)span,
 			      (unsigned long long)r->tail, (unsigned long long)r->data_size);
-		return -1;
+		return -EBADMSG;
 	}
 	while (pos != head) {
 		uint64_t left = head - pos;
@@ -268,18 +268,18 @@ static int for_each_forward(struct pc_ring *r, pc_record_fn fn, void *arg, const
 		if (left < sizeof(h)) {
 			*err = reason("at position %llu: %llu bytes left before data_head, less than a header",
 				      (unsigned long long)pos, (unsigned long long)left);
-			return -1;
+			return -EBADMSG;
 		}
 		ring_copy(r, pos, &h, sizeof(h));
 		why = pc_header_check(&h, (size_t)left);
 		if (why) {
 			*err = reason("at position %llu: %s", (unsigned long long)pos, why);
-			return -1;
+			return -EBADMSG;
 		}
 		rec = ring_record(r, pos, h.size);
 		if (!rec) {
 			*err = "out of memory for the copy buffer";
-			return -1;
+			return -ENOMEM;
 		}
 		pos += h.size;
 		n++;
@@ -309,7 +309,7 @@ static int for_each_backward(struct pc_ring *r, pc_record_fn fn, void *arg, cons
 	at = malloc((size_t)(limit / sizeof(h)) * sizeof(*at));
 	if (!at) {
 		*err = "out of memory for the record index";
-		return -1;
+		return -ENOMEM;
 	}
 	for (pos = head; pos - head < limit; pos += h.size) {
 		uint64_t left = limit - (pos - head);
@@ -344,7 +344,8 @@ static int for_each_backward(struct pc_ring *r, pc_record_fn fn, void *arg, cons
 		rec = ring_record(r, at[i], h.size);
 		if (!rec) {
 			*err = "out of memory for the copy buffer";
-			goto fail;
+			free(at);
+			return -ENOMEM;
 		}
 		n++;
 		if (fn && fn(rec, h.size, arg))
@@ -354,7 +355,7 @@ static int for_each_backward(struct pc_ring *r, pc_record_fn fn, void *arg, cons
 	return n;
 fail:
 	free(at);
-	return -1;
+	return -EBADMSG;
 }
 
 int pc_ring_for_each(struct pc_ring *r, pc_record_fn fn, void *arg, const char **err)
@@ -367,7 +368,7 @@ int pc_ring_for_each(struct pc_ring *r, pc_record_fn fn, void *arg, const char *
 	why = check_ring(r);
 	if (why) {
 		*err = why;
-		return -1;
+		return -EINVAL;
 	}
 	if (r->backward)
 		return for_each_backward(r, fn, arg, err);

@@ -98,7 +98,10 @@ void pc_ring_consume(struct pc_ring *r);
 /*
  * Snapshot the records of a ring, without consuming: calls fn for each
  * record from oldest to newest. fn returning non-zero stops the walk.
- * Returns the number of records fn was called for, or -1 with *err set.
+ * Returns the number of records fn was called for, or -errno with *err
+ * set: -EBADMSG for a malformed ring (or one overwritten past the known
+ * boundary), -EINVAL for a ring that is not mapped (or whose data_size is no
+ * power of two), -ENOMEM.
  * The ring must be quiet (event disabled, or output paused with
  * PERF_EVENT_IOC_PAUSE_OUTPUT): nothing here can detect the kernel writing
  * underneath.
@@ -111,8 +114,8 @@ void pc_ring_consume(struct pc_ring *r);
  *  - forward (overwrite or not): records are only parseable from a known
  *    boundary, the consumer tail (0 for a fresh ring). The walk covers
  *    [tail, head). If head - tail > data_size the kernel has overwritten
- *    the boundary (forward overwrite ring that wrapped): -1, with a reason
- *    saying so. Use write_backward to keep the newest data.
+ *    the boundary (forward overwrite ring that wrapped): -EBADMSG, with a
+ *    reason saying so. Use write_backward to keep the newest data.
  */
 typedef int (*pc_record_fn)(const void *rec, size_t len, void *arg);
 int pc_ring_for_each(struct pc_ring *r, pc_record_fn fn, void *arg, const char **err);

@@ -47,16 +47,19 @@ static int capture_run(struct pc_capture *c, struct perfconf_attr *attr, unsigne
 		return err;
 	if (warm)
 		work(arg);
-	if (pc_enable(c->fd)) {
-		snprintf(c->error, sizeof(c->error), "enable: %s", strerror(errno));
-		return -1;
+	err = pc_enable(c->fd);
+	if (err) {
+		snprintf(c->error, sizeof(c->error), "enable: %s", strerror(-err));
+		return err;
 	}
 	work(arg);
-	if (pc_disable(c->fd)) {
-		snprintf(c->error, sizeof(c->error), "disable: %s", strerror(errno));
-		return -1;
+	err = pc_disable(c->fd);
+	if (err) {
+		snprintf(c->error, sizeof(c->error), "disable: %s", strerror(-err));
+		return err;
 	}
-	return pc_capture_read(c) < 0 ? -1 : 0;
+	err = pc_capture_read(c);
+	return err < 0 ? err : 0;
 }
 
 int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
@@ -80,8 +83,8 @@ int pc_kernel_text_address(uint64_t *addr)
 	struct pc_capture cap;
 	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP);
 	int err = pc_capture_run(&cap, &attr, pc_kernel_faults_work, PC_N(1));
-	if (err > 0)
-		return -err;
+	if (err && cap.fd < 0)
+		return err;	/* it did not open */
 	const struct pc_record *r = err ? NULL : pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	uint64_t ip = r ? r->sample.ip : 0;
 
@@ -111,7 +114,7 @@ long pc_callchain_find(const struct pc_sample *s, uint64_t value)
 	for (uint64_t i = 0; i < s->callchain_nr; i++)
 		if (s->callchain[i] == value)
 			return (long)i;
-	return -1;
+	return -ENOENT;
 }
 
 enum pc_addr_class pc_addr_class(uint64_t addr)

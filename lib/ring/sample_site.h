@@ -70,9 +70,10 @@ void pc_probe_work(void *n);
 
 /*
  * Open the event on this task (its ring 1 + 2^pages_log2 pages), enable,
- * run work(arg), disable, read every record. Returns 0; the open's or
- * mmap's errno (c->fd == -1 then); or -1 with the reason in c->error.
- * The capture stays open for the caller to inspect and close.
+ * run work(arg), disable, read every record. Returns 0, or -errno: of the
+ * open or mmap (c->fd == -1 then), or of the enabling, disabling or
+ * reading, with the reason in c->error. The capture stays open for the
+ * caller to inspect and close (c->fd == -1 when it did not open).
  */
 int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
 int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
@@ -97,7 +98,7 @@ int pc_kernel_text_address(uint64_t *addr);
 bool pc_callchain_is_marker(uint64_t entry);
 /* How many entries equal value. */
 unsigned int pc_callchain_count(const struct pc_sample *s, uint64_t value);
-/* The index of the first entry equal to value, or -1. */
+/* The index of the first entry equal to value, or -ENOENT. */
 long pc_callchain_find(const struct pc_sample *s, uint64_t value);
 
 /*

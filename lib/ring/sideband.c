@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Finding a test's own side-band records in a capture. */
+#include <errno.h>
 #include <string.h>
 
 #include "ring/sideband.h"
@@ -156,7 +157,7 @@ long pc_capture_index(const struct pc_capture *c, const struct pc_record *rec)
 	for (size_t i = 0; i < c->nr; i++)
 		if (&c->recs[i].rec == rec)
 			return (long)i;
-	return -1;
+	return -ENOENT;
 }
 
 const unsigned char *pc_capture_bytes(const struct pc_capture *c, const struct pc_record *rec)

@@ -31,10 +31,10 @@
 #define PC_CAPTURE_OPEN_SINCE(cap, attr, pid, cpu, field) do { \
 	int err_ = pc_capture_open(cap, attr, pid, cpu); \
 	const struct pc_abi_field *f_ = pc_abi_find(&pc_abi_attr, field); \
-	if (err_ == EINVAL && f_ && pc_kernel()->kver < f_->since) \
+	if (err_ == -EINVAL && f_ && pc_kernel()->kver < f_->since) \
 		SKIP(return, "%s is new in %d.%d (kernel %s)", field, f_->since / 1000, \
 		     f_->since % 1000, pc_kernel()->release); \
-	ASSERT_ERRNO(0, err_); \
+	ASSERT_ERRNO(0, -err_); \
 } while (0)
 
 /* The nth (from 0) MMAP or MMAP2 record whose filename is `filename`, or NULL. */
@@ -59,7 +59,7 @@ const struct pc_record *pc_find_bpf_event(const struct pc_capture *c, uint16_t t
 /* The CGROUP record with this path, or NULL. */
 const struct pc_record *pc_find_cgroup(const struct pc_capture *c, const char *path);
 
-/* Where a record sits in the capture (its arrival order), or -1. */
+/* Where a record sits in the capture (its arrival order), or -ENOENT. */
 long pc_capture_index(const struct pc_capture *c, const struct pc_record *rec);
 /* The raw bytes of a kept record (header included), for padding checks. */
 const unsigned char *pc_capture_bytes(const struct pc_capture *c, const struct pc_record *rec);

@@ -57,7 +57,7 @@ static int run(struct perfconf_attr *attr, unsigned int pages_log2, size_t steps
 
 	fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = pc_ring_map(&r, fd, pages_log2, PC_RING_READWRITE);
 	if (err)
 		goto out_close;
@@ -66,15 +66,15 @@ static int run(struct perfconf_attr *attr, unsigned int pages_log2, size_t steps
 		goto out_unmap;
 	touch_ring(&r);
 	pc_pollin(fd);
-	if (pc_enable(fd)) {
-		err = -errno;
+	err = pc_enable(fd);
+	if (err)
 		goto out_faults;
-	}
 	for (size_t i = 0; i < steps; i++)
 		pattern[i] = fault_step(fd, &r, &f) ? 'w' : '.';
 	pattern[steps] = '\0';
-	if (pc_disable(fd) || pc_read_count(fd, count))
-		err = -errno;
+	err = pc_disable(fd);
+	if (!err)
+		err = pc_read_count(fd, count);
 out_faults:
 	pc_faults_unmap(&f);
 out_unmap:
@@ -104,7 +104,7 @@ int pc_comm_wakes(struct perfconf_attr *attr, size_t *comm_records)
 	attr->comm = 1;
 	err = pc_capture_open(&cap, attr, 0, -1);
 	if (err)
-		return -err;
+		return err;
 	pc_pollin(cap.fd);	/* nothing may be pending from before */
 	if (pc_enable(cap.fd) || pc_work_set_comm("pc-wakeup")) {
 		pc_capture_close(&cap);

@@ -39,7 +39,7 @@ int pc_fault_wake_pattern(struct perfconf_attr *attr, unsigned int pages_log2, s
 /*
  * Whether a record that is no sample wakes a reader: `attr` gets comm = 1
  * and is opened on this task with its ring, then the task renames itself
- * once. 1 when poll then finds POLLIN, 0 when not, or an errno (negative);
+ * once. 1 when poll then finds POLLIN, 0 when not, or -errno;
  * *comm_records is how many COMM records the ring held.
  */
 int pc_comm_wakes(struct perfconf_attr *attr, size_t *comm_records);

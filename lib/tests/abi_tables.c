@@ -278,8 +278,8 @@ TEST(attr_size_for_kernel)
 	EXPECT_EQ(0, pc_attr_size_ver_of(64));
 	EXPECT_EQ(8, pc_attr_size_ver_of(136));
 	EXPECT_EQ(9, pc_attr_size_ver_of(144));
-	EXPECT_EQ(-1, pc_attr_size_ver_of(100));
-	EXPECT_EQ(-1, pc_attr_size_ver_of(0));
+	EXPECT_EQ(-ENOENT, pc_attr_size_ver_of(100));
+	EXPECT_EQ(-ENOENT, pc_attr_size_ver_of(0));
 }
 
 TEST(find_by_name)

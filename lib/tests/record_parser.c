@@ -576,7 +576,7 @@ TEST(unknown_types_are_marked_not_errors)
 	/* An unknown type's header is still checked. */
 	memset(mem, 0, 16);
 	put_header(mem, 99, 0, 12);
-	EXPECT_EQ(-1, pc_record_parse(&fmt, mem, 16, &rec));
+	EXPECT_EQ(-EBADMSG, pc_record_parse(&fmt, mem, 16, &rec));
 }
 
 /* ------------------------------------------------------------------ */
@@ -657,7 +657,7 @@ TEST(sample_id_no_room)
 	pc_rb_begin(&b, PERF_RECORD_LOST, 0);
 	pc_rb_u64(&b, 1); pc_rb_u64(&b, 2);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "sample_id")) TH_LOG("%s", rec.error);
 }
 
@@ -847,7 +847,8 @@ TEST(sample_every_truncation_fails)
 		memcpy(buf, orig, len);
 		/* The header still claims the full size: larger than the buffer. */
 		rec.error[0] = 0;
-		EXPECT_EQ(-1, pc_record_parse(&FULL_FMT, buf, len, &rec)) TH_LOG("len %zu", len);
+		EXPECT_EQ(-EBADMSG, pc_record_parse(&FULL_FMT, buf, len, &rec))
+			TH_LOG("len %zu", len);
 		EXPECT_NE(0, rec.error[0]) TH_LOG("len %zu: no reason", len);
 		/* The header shrunk to the buffer: the body runs out somewhere. */
 		if (len >= 8) {
@@ -855,7 +856,7 @@ TEST(sample_every_truncation_fails)
 
 			memcpy(buf + 6, &s16, 2);
 			rec.error[0] = 0;
-			EXPECT_EQ(-1, pc_record_parse(&FULL_FMT, buf, len, &rec))
+			EXPECT_EQ(-EBADMSG, pc_record_parse(&FULL_FMT, buf, len, &rec))
 				TH_LOG("size %zu", len);
 			EXPECT_NE(0, rec.error[0]) TH_LOG("size %zu: no reason", len);
 			if (len % 8 == 0) {
@@ -880,7 +881,7 @@ TEST(sample_trailing_bytes)
 	pc_rb_begin(&b, PERF_RECORD_SAMPLE, 0);
 	pc_rb_u64(&b, 1); pc_rb_u64(&b, 2); pc_rb_u64(&b, 3);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "8 trailing bytes")) TH_LOG("%s", rec.error);
 }
 
@@ -919,7 +920,7 @@ TEST(sample_stack_user_size_not_multiple_of_8)
 	pc_rb_u32(&b, 0);	/* would-be dyn_size, misaligned */
 	pc_rb_u64(&b, 0);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "stack_user.size")) TH_LOG("%s", rec.error);
 }
 
@@ -1085,7 +1086,7 @@ TEST(sample_huge_counts_fail_cleanly)
 			pc_rb_u64(&b, huge[j]);
 			pc_rb_u64(&b, 0);
 			size = pc_rb_end(&b);
-			EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec))
+			EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec))
 				TH_LOG("%s nr %llu", cases[i].field, (unsigned long long)huge[j]);
 			EXPECT_NE(NULL, strstr(rec.error, cases[i].field)) TH_LOG("%s", rec.error);
 		}
@@ -1103,7 +1104,7 @@ TEST(sample_unknown_bits)
 	pc_rb_begin(&b, PERF_RECORD_SAMPLE, 0);
 	pc_rb_u64(&b, 1); pc_rb_u64(&b, 2);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "0x2000000")) TH_LOG("%s", rec.error);
 }
 
@@ -1143,17 +1144,17 @@ TEST(malformed_headers)
 
 	memset(mem, 0, 64);
 	put_header(mem, PERF_RECORD_LOST, 0, 0);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, 64, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, 64, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "smaller")) TH_LOG("%s", rec.error);
 	put_header(mem, PERF_RECORD_LOST, 0, 20);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, 64, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, 64, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "multiple of 8")) TH_LOG("%s", rec.error);
 	put_header(mem, PERF_RECORD_LOST, 0, 24);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, 16, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, 16, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "larger")) TH_LOG("%s", rec.error);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, 7, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, 7, &rec));
 	EXPECT_NE(0, rec.error[0]);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, 0, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, 0, &rec));
 	/* A buffer with more after the record: only header.size is decoded. */
 	EXPECT_EQ(0, parse_exact(&fmt, mem, 64, &rec)) TH_LOG("%s", rec.error);
 }
@@ -1171,7 +1172,7 @@ TEST(string_without_nul)
 	pc_rb_u64(&b, 3); pc_rb_u64(&b, 4); pc_rb_u64(&b, 5);
 	pc_rb_bytes(&b, "/no/nul/", 8);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "mmap.filename")) TH_LOG("%s", rec.error);
 	EXPECT_NE(NULL, strstr(rec.error, "NUL")) TH_LOG("%s", rec.error);
 
@@ -1180,7 +1181,7 @@ TEST(string_without_nul)
 	pc_rb_begin(&b, PERF_RECORD_CGROUP, 0);
 	pc_rb_u64(&b, 3);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "cgroup.path")) TH_LOG("%s", rec.error);
 }
 
@@ -1199,7 +1200,7 @@ TEST(string_nul_only_in_trailer)
 	pc_rb_bytes(&b, "perfconf", 8);
 	pc_rb_sample_id(&b, &fmt, &zero);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "comm.comm")) TH_LOG("%s", rec.error);
 }
 
@@ -1214,14 +1215,14 @@ TEST(fixed_records_with_extra_bytes)
 	pc_rb_begin(&b, PERF_RECORD_LOST, 0);
 	pc_rb_u64(&b, 1); pc_rb_u64(&b, 2); pc_rb_u64(&b, 3);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "8 trailing bytes")) TH_LOG("%s", rec.error);
 
 	pc_rb_init(&b, mem, sizeof(mem));
 	pc_rb_begin(&b, PERF_RECORD_EXIT, 0);
 	pc_rb_u64(&b, 1);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "truncated at task.tid")) TH_LOG("%s", rec.error);
 }
 
@@ -1238,7 +1239,7 @@ TEST(malformed_counts_and_lengths)
 	pc_rb_u32(&b, 1); pc_rb_u32(&b, 2); pc_rb_u64(&b, 1ULL << 60);
 	pc_rb_u64(&b, 0); pc_rb_u64(&b, 0);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "namespaces.link_info")) TH_LOG("%s", rec.error);
 
 	/* TEXT_POKE with lengths past the end. */
@@ -1246,7 +1247,7 @@ TEST(malformed_counts_and_lengths)
 	pc_rb_begin(&b, PERF_RECORD_TEXT_POKE, 0);
 	pc_rb_u64(&b, 0); pc_rb_u16(&b, 0xffff); pc_rb_u16(&b, 0xffff); pc_rb_u32(&b, 0);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "text_poke.bytes")) TH_LOG("%s", rec.error);
 
 	/* TEXT_POKE with padding beyond the u64 boundary. */
@@ -1255,7 +1256,7 @@ TEST(malformed_counts_and_lengths)
 	pc_rb_u64(&b, 0); pc_rb_u16(&b, 2); pc_rb_u16(&b, 2); pc_rb_u32(&b, 0);
 	pc_rb_u64(&b, 0);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "trailing")) TH_LOG("%s", rec.error);
 
 	/* CALLCHAIN_DEFERRED with a huge nr. */
@@ -1263,7 +1264,7 @@ TEST(malformed_counts_and_lengths)
 	pc_rb_begin(&b, PC_RECORD_CALLCHAIN_DEFERRED, 0);
 	pc_rb_u64(&b, 1); pc_rb_u64(&b, (uint64_t)-1); pc_rb_u64(&b, 0);
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "callchain_deferred.ips")) TH_LOG("%s", rec.error);
 
 	/* MMAP2 build_id_size over 20. */
@@ -1275,7 +1276,7 @@ TEST(malformed_counts_and_lengths)
 	pc_rb_u32(&b, 0); pc_rb_u32(&b, 0);
 	pc_rb_string(&b, "x");
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "build_id_size")) TH_LOG("%s", rec.error);
 
 	/* READ record, group larger than the parser keeps. */
@@ -1286,7 +1287,7 @@ TEST(malformed_counts_and_lengths)
 	pc_rb_u64(&b, PC_READ_MAX_VALUES + 1);
 	pc_rb_zeros(&b, 8 * (PC_READ_MAX_VALUES + 1));
 	size = pc_rb_end(&b);
-	EXPECT_EQ(-1, parse_exact(&fmt, mem, size, &rec));
+	EXPECT_EQ(-EBADMSG, parse_exact(&fmt, mem, size, &rec));
 	EXPECT_NE(NULL, strstr(rec.error, "read.nr")) TH_LOG("%s", rec.error);
 }
 
@@ -1326,7 +1327,7 @@ TEST(read_values_size_and_decode)
 	/* Every shorter one fails. */
 	for (i = 0; i < 72; i++) {
 		err = NULL;
-		EXPECT_EQ(-1, pc_read_values_decode(PERF_FORMAT_GROUP | RF_ALL, buf, i, &v, &err));
+		EXPECT_EQ(-EBADMSG, pc_read_values_decode(PERF_FORMAT_GROUP | RF_ALL, buf, i, &v, &err));
 		EXPECT_NE(NULL, err);
 	}
 	/* Single: value, enabled, running, id, lost */
@@ -1422,14 +1423,14 @@ TEST(records_walk)
 
 	/* A stream cut in the middle of the last record. */
 	memset(&w, 0, sizeof(w));
-	EXPECT_EQ(-1, pc_records_walk(&fmt, mem, total - 8, walk_cb, &w, err, sizeof(err)));
+	EXPECT_EQ(-EBADMSG, pc_records_walk(&fmt, mem, total - 8, walk_cb, &w, err, sizeof(err)));
 	EXPECT_EQ(3, w.n);
 	EXPECT_NE(NULL, strstr(err, "record 3 at offset")) TH_LOG("%s", err);
 
 	/* A malformed second record stops the walk there. */
 	memset(&w, 0, sizeof(w));
 	put_header((unsigned char *)mem + 32, PERF_RECORD_SAMPLE, 0, 0);
-	EXPECT_EQ(-1, pc_records_walk(&fmt, mem, total, walk_cb, &w, err, sizeof(err)));
+	EXPECT_EQ(-EBADMSG, pc_records_walk(&fmt, mem, total, walk_cb, &w, err, sizeof(err)));
 	EXPECT_EQ(1, w.n);
 	EXPECT_NE(NULL, strstr(err, "record 1 at offset 32")) TH_LOG("%s", err);
 }

@@ -437,7 +437,7 @@ TEST(malformed_header_in_ring)
 	f.head = 4096 + 32;
 	fake_publish(&f);
 	err = NULL;
-	EXPECT_EQ(-1, pc_ring_for_each(&r, NULL, NULL, &err));
+	EXPECT_EQ(-EBADMSG, pc_ring_for_each(&r, NULL, NULL, &err));
 	ASSERT_NE(NULL, err);
 	EXPECT_NE(NULL, strstr(err, "smaller")) TH_LOG("%s", err);
 
@@ -518,7 +518,7 @@ TEST(forward_overwrite_ring)
 	make_rec(recbuf, 16, 32);
 	fake_write(&f, recbuf, 32);
 	err = NULL;
-	EXPECT_EQ(-1, pc_ring_for_each(&r, collect, &s, &err));
+	EXPECT_EQ(-EBADMSG, pc_ring_for_each(&r, collect, &s, &err));
 	ASSERT_NE(NULL, err);
 	EXPECT_NE(NULL, strstr(err, "wrapped")) TH_LOG("%s", err);
 	pc_ring_unmap(&r);
@@ -554,7 +554,7 @@ TEST(backward_ring_snapshot_not_wrapped)
 	/* A zero header inside the written range is an error, not the end. */
 	memset(f.data + ((f.head + 48) & (f.size - 1)), 0, 8);	/* seq 3's header */
 	err = NULL;
-	EXPECT_EQ(-1, pc_ring_for_each(&r, collect, &s, &err));
+	EXPECT_EQ(-EBADMSG, pc_ring_for_each(&r, collect, &s, &err));
 	ASSERT_NE(NULL, err);
 	EXPECT_NE(NULL, strstr(err, "smaller")) TH_LOG("%s", err);
 	pc_ring_unmap(&r);
@@ -651,7 +651,7 @@ TEST(unmap_is_safe_on_zeroed_and_attached)
 	err = NULL;
 	EXPECT_EQ(NULL, pc_ring_next(&r, &len, &err));
 	EXPECT_NE(NULL, err);
-	EXPECT_EQ(-1, pc_ring_for_each(&r, NULL, NULL, &err));
+	EXPECT_EQ(-EINVAL, pc_ring_for_each(&r, NULL, NULL, &err));
 
 	fake_init(&f, 256, 240);
 	pc_ring_attach(&r, f.page, f.data, f.size);

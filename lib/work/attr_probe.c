@@ -134,7 +134,7 @@ struct pc_attr_probe pc_attr_probe(const struct perfconf_attr *attr, const char 
 	return pc_attr_probe_group(attr, name, value, -1);
 }
 
-int pc_attr_probe_in_software_group(const struct perfconf_attr *attr, const char *name,
+int pc_attr_probe_in_software_group_errno(const struct perfconf_attr *attr, const char *name,
 				    uint64_t value)
 {
 	struct perfconf_attr dummy = pc_attr_sw(PERF_COUNT_SW_DUMMY);
@@ -190,7 +190,7 @@ const char *pc_aux_pmu(void)
 	return name;
 }
 
-int pc_aux_pmu_probe(const char *name, uint64_t value, bool in_group)
+int pc_aux_pmu_probe_errno(const char *name, uint64_t value, bool in_group)
 {
 	const char *pmu = pc_aux_pmu();
 	int type = pmu ? pc_pmu_type(pmu) : -ENOENT;

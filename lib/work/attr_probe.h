@@ -67,9 +67,8 @@ struct pc_attr_probe pc_attr_probe(const struct perfconf_attr *attr, const char 
  * The errno of the probe in a group led by a software (dummy) event: for
  * fields that want a particular group leader. ENODEV if the leader did not open.
  */
-int pc_attr_probe_in_software_group(const struct perfconf_attr *attr, const char *name,
-				    uint64_t value);
-
+int pc_attr_probe_in_software_group_errno(const struct perfconf_attr *attr, const char *name,
+					  uint64_t value);
 /*
  * A reserved (or not yet known) field: each of its bits set alone, and all
  * of them at once, gets pc_attr_reserved_errno() from an open of attr.
@@ -158,18 +157,19 @@ const char *pc_aux_pmu(void);
  * in_group on a software event led by that event: the errno of the open.
  * ENODEV when there is no AUX PMU or its plain event does not open.
  */
-int pc_aux_pmu_probe(const char *name, uint64_t value, bool in_group);
+int pc_aux_pmu_probe_errno(const char *name, uint64_t value, bool in_group);
 
 /*
  * A case about the effect on an AUX PMU: SKIP when there is none. Where
- * there is one, pc_aux_pmu_probe()'s errno is observed as "errno.aux_pmu"
- * and the case SKIPs as well: the effect on AUX hardware is not checked yet.
+ * there is one, pc_aux_pmu_probe_errno()'s answer is observed as
+ * "errno.aux_pmu" and the case SKIPs as well: the effect on AUX hardware is
+ * not checked yet.
  */
 #define PROBE_ON_AUX_PMU(name, value, in_group, effect) do { \
 	const char *pmu_ = pc_aux_pmu(); \
 	if (!pmu_) \
 		SKIP(return, "no AUX-area PMU (intel_pt, arm_spe, cs_etm...) here: %s", effect); \
-	pc_observe_errno("errno.aux_pmu", pc_aux_pmu_probe(name, value, in_group)); \
+	pc_observe_errno("errno.aux_pmu", pc_aux_pmu_probe_errno(name, value, in_group)); \
 	SKIP(return, "%s is here, but this effect is not checked yet: %s", pmu_, effect); \
 } while (0)
 

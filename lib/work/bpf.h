@@ -37,7 +37,7 @@ int pc_bpf_load_trivial(struct pc_bpf_prog *p, const char *name);
 /*
  * A socket filter that tail-calls slot 0 of the prog array map_fd with a
  * constant key (a direct tail call that the x86 JIT patches in place when
- * the slot is filled), then returns 0.
+ * the slot is filled), then returns 0. 0 or -errno, as above.
  */
 int pc_bpf_load_tail_caller(struct pc_bpf_prog *p, const char *name, int map_fd);
 /* A BPF_MAP_TYPE_PROG_ARRAY of one slot: its fd, or -errno. */

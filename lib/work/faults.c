@@ -57,11 +57,14 @@ uint64_t pc_faults_addr(const struct pc_faults *f, size_t k)
 
 int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
 {
+	int err;
+
 	pc_faults_next(f, 1);
-	if (pc_enable(fd))
-		return -1;
+	err = pc_enable(fd);
+	if (err)
+		return err;
 	pc_faults_next(f, n);
-	return pc_disable(fd) ? -1 : 0;
+	return pc_disable(fd);
 }
 
 void pc_faults_unmap(struct pc_faults *f)

@@ -90,7 +90,7 @@ static long long breakpoint_hits(struct perfconf_attr *attr, void (*work)(void))
 	int fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (pc_enable(fd) == 0) {
 		work();
 		pc_disable(fd);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Counting what one piece of work does. */
-#include <errno.h>
 #include <unistd.h>
 
 #include "event/event.h"
@@ -9,19 +8,21 @@
 int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count)
 {
 	int fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	int err = 0;
+	int err, later;
 
 	if (fd < 0)
-		return errno;
+		return fd;
 	work(arg);
-	if (pc_reset(fd) || pc_enable(fd))
-		err = -1;
-	else
+	err = pc_reset(fd);
+	if (!err)
+		err = pc_enable(fd);
+	if (!err)
 		work(arg);
-	if (pc_disable(fd) || pc_read_count(fd, count))
-		err = -1;
+	later = pc_disable(fd);
+	if (!later)
+		later = pc_read_count(fd, count);
 	close(fd);
-	return err;
+	return err ? err : later;
 }
 
 uint64_t pc_count_of_work(struct perfconf_attr *attr, pc_work_fn work, void *arg)

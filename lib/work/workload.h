@@ -33,6 +33,7 @@ uint64_t pc_work_loop(unsigned long n);
 /*
  * Touch n fresh anonymous pages: exactly n minor page faults in user mode
  * (MAP_POPULATE is not used; each page is written once, see faults.h).
+ * 0 or -errno.
  */
 int pc_work_page_faults(unsigned long n);
 /*
@@ -48,7 +49,7 @@ void pc_getppid_calls(unsigned long n);
  * once. Returns the partner's pid (reaped), or -errno.
  */
 pid_t pc_work_context_switches(unsigned long n);
-/* fork a child that exits with `code`; waits for it. Returns the child's pid. */
+/* fork a child that exits with `code`; waits for it. The child's pid, or -errno. */
 pid_t pc_work_fork_exit(int code);
 /*
  * Named work, so a child, a thread or an exec'd helper can be told what to
@@ -82,7 +83,7 @@ int pc_work_exec_self(const char *work);
  * MAP_FAILED. Unmap with munmap and unlink the path.
  */
 void *pc_work_mmap_file(size_t len, int exec, char *path, size_t pathlen);
-/* prctl(PR_SET_NAME): a COMM record. */
+/* prctl(PR_SET_NAME): a COMM record. 0 or -errno. */
 int pc_work_set_comm(const char *name);
 
 /* The workloads as pc_work_fns: pass PC_N(n). */

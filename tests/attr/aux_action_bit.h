@@ -22,7 +22,7 @@ TEST(software_group_leader_is_not_enough)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	REQUIRE_ATTR_FIELD(FIELD_NAME);
-	EXPECT_ERRNO(EINVAL, pc_attr_probe_in_software_group(&attr, FIELD_NAME, 1));
+	EXPECT_ERRNO(EINVAL, pc_attr_probe_in_software_group_errno(&attr, FIELD_NAME, 1));
 }
 
 /* Refused with aux_output, before any group leader is looked at. */

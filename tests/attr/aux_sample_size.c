@@ -54,8 +54,8 @@ TEST(no_size_gives_empty_aux_samples)
 
 	REQUIRE_ATTR_FIELD(FIELD);
 	int err = pc_capture_open(&cap, &attr, 0, -1);
-	pc_observe_errno("errno", err);
-	ASSERT_ERRNO(0, err);
+	pc_observe_errno("errno", -err);
+	ASSERT_ERRNO(0, -err);
 	pc_work_page_faults(1);		/* the workload's own first faults */
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_page_faults(FAULTS));

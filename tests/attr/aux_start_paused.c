@@ -34,7 +34,7 @@ TEST(refused_in_a_group_too)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	REQUIRE_ATTR_FIELD(FIELD);
-	int err = pc_attr_probe_in_software_group(&attr, FIELD, 1);
+	int err = pc_attr_probe_in_software_group_errno(&attr, FIELD, 1);
 	EXPECT_ERRNO(pc_attr_probe(&attr, FIELD, 1).err, err);
 	EXPECT_ERRNO_SINCE(FIELD, EOPNOTSUPP, EINVAL, err);
 }

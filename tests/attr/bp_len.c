@@ -90,7 +90,7 @@ TEST(zero_is_einval)
 {
 	REQUIRE_BREAKPOINT_PMU();
 	int fd = open_watchpoint(0);
-	EXPECT_EQ(-1, fd);
+	EXPECT_GT(0, fd);
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
 	if (fd >= 0)
 		close(fd);
@@ -105,7 +105,7 @@ TEST(odd_lengths_above_8_are_einval)
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		int fd = open_watchpoint(lens[i]);
 
-		EXPECT_EQ(-1, fd) TH_LOG("bp_len %llu accepted", (unsigned long long)lens[i]);
+		EXPECT_GT(0, fd) TH_LOG("bp_len %llu accepted", (unsigned long long)lens[i]);
 		if (fd >= 0)
 			close(fd);
 		else

@@ -198,7 +198,7 @@ TEST(invalid_types_are_einval)
 	for (unsigned int i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		int fd = open_bp(types[i], (uintptr_t)&cells[8], types[i] & HW_BREAKPOINT_X ? sizeof(long) : 1);
 
-		EXPECT_EQ(-1, fd) TH_LOG("bp_type %#x accepted", types[i]);
+		EXPECT_GT(0, fd) TH_LOG("bp_type %#x accepted", types[i]);
 		if (fd >= 0)
 			close(fd);
 		else

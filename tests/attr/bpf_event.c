@@ -38,7 +38,7 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = bpf_attr(0);
 
-	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST(load)

@@ -132,8 +132,8 @@ TEST(user_branches_recorded)
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	int err = pc_capture_run(&cap, &attr, calls, PC_N(2000000));
-	if (err > 0)
-		SKIP(return, "no PMU here records branch stacks (%s)", pc_errno_name(err));
+	if (err && cap.fd < 0)
+		SKIP(return, "no PMU here records branch stacks (%s)", pc_errno_name(-err));
 	ASSERT_EQ(0, err) TH_LOG("%s", cap.error);
 
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE), entries = 0;

@@ -57,7 +57,7 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = build_id_attr(1, 0);
 
-	EXPECT_ERRNO_SINCE("build_id", 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("build_id", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST(elf_file_gives_its_build_id)
@@ -156,7 +156,7 @@ TEST(without_mmap2_the_mmap_record_is_unchanged)
 	struct pc_capture cap;
 
 	int err = pc_capture_open(&cap, &attr, 0, -1);
-	pc_observe_errno("errno", err);
+	pc_observe_errno("errno", -err);
 	if (err)
 		return;
 	void *p = map_self(cap.fd, PROT_READ | PROT_EXEC, path);

@@ -110,7 +110,7 @@ TEST(accepted)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
 
 	attr.cgroup = 1;
-	EXPECT_ERRNO_SINCE("cgroup", 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("cgroup", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST(mkdir_reports_the_new_cgroup)

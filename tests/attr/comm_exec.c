@@ -31,7 +31,7 @@ static int exec_comm_misc(struct __test_metadata *_metadata, int comm_exec)
 	struct pc_capture cap;
 	int misc = -1;
 
-	ASSERT_ERRNO(0, open_comm(&cap, 1, comm_exec));
+	ASSERT_ERRNO(0, -open_comm(&cap, 1, comm_exec));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_exec("exit");
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -54,7 +54,7 @@ TEST(accepted)
 
 	attr.comm = 1;
 	attr.comm_exec = 1;
-	EXPECT_ERRNO_SINCE("comm_exec", 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("comm_exec", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST(exec_sets_misc_comm_exec)
@@ -72,7 +72,7 @@ TEST(rename_is_not_an_exec)
 {
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_comm(&cap, 1, 1));
+	ASSERT_ERRNO(0, -open_comm(&cap, 1, 1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_set_comm("pc-not-exec"));
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -90,7 +90,7 @@ TEST(alone_asks_for_nothing)
 {
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_comm(&cap, 0, 1));
+	ASSERT_ERRNO(0, -open_comm(&cap, 0, 1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_set_comm("pc-silent"));
 	pid_t child = pc_work_exec("exit");

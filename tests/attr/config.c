@@ -46,7 +46,7 @@ TEST(software_configs_open)
 		EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("%s", known[i].name);
 	}
 	struct perfconf_attr attr = pc_attr_sw(SW_CGROUP_SWITCHES);
-	pc_observe_open("errno.cgroup_switches", &attr, 0, -1);
+	pc_observe_open_errno("errno.cgroup_switches", &attr, 0, -1);
 }
 
 /* One run of n page faults, counted by every fault-shaped config at once. */

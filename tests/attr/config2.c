@@ -48,7 +48,7 @@ TEST(breakpoint_reads_it_as_the_length)
 	if (!pc_pmu_exists("breakpoint"))
 		SKIP(return, "no breakpoint PMU on this machine");
 	int fd = open_watchpoint(0, PC_ATTR_SIZE_NEWEST);
-	EXPECT_EQ(-1, fd);
+	EXPECT_GT(0, fd);
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
 	if (fd >= 0)
 		close(fd);
@@ -72,7 +72,7 @@ TEST(size_ver0_ends_before_config2)
 	if (!pc_pmu_exists("breakpoint"))
 		SKIP(return, "no breakpoint PMU on this machine");
 	int fd = open_watchpoint(sizeof(watched), PC_ATTR_SIZE_VER0);
-	EXPECT_EQ(-1, fd) TH_LOG("config2 read past attr.size");
+	EXPECT_GT(0, fd) TH_LOG("config2 read past attr.size");
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
 	if (fd >= 0)
 		close(fd);
@@ -82,7 +82,7 @@ TEST(size_ver0_ends_before_config2)
 	close(fd);
 
 	fd = open_watchpoint(0, PC_ATTR_SIZE_VER1);
-	EXPECT_EQ(-1, fd) TH_LOG("a zero bp_len in config2 accepted");
+	EXPECT_GT(0, fd) TH_LOG("a zero bp_len in config2 accepted");
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
 	if (fd >= 0)
 		close(fd);

@@ -40,7 +40,7 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = switch_attr();
 
-	EXPECT_ERRNO_SINCE("context_switch", 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("context_switch", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST(task_switches_alternate_out_and_in)
@@ -50,7 +50,7 @@ TEST(task_switches_alternate_out_and_in)
 	size_t outs = 0;
 
 	ASSERT_LE(0, pc_pin_self());
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t partner = pc_work_context_switches(SWITCHES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -102,12 +102,12 @@ TEST(woken_rt_task_preempts)
 		pc_child_kill(&partner);
 		BLOCKED("cannot make the partner SCHED_FIFO (%s)", pc_errno_name(err));
 	}
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	int err = pc_child_do(&partner, NULL);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	pc_child_kill(&partner);
-	ASSERT_ERRNO(0, err);
+	ASSERT_ERRNO(0, -err);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	for (size_t k = 0; !preempted && pc_capture_find(&cap, PERF_RECORD_SWITCH, k); k++) {
 		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SWITCH, k);
@@ -139,9 +139,9 @@ TEST(cpu_wide_records_name_next_and_prev)
 
 	ASSERT_LE(0, cpu);
 	int err = pc_capture_open_pages(&cap, &attr, -1, cpu, 6);
-	if (err == EACCES)
+	if (err == -EACCES)
 		SKIP(return, "CPU-wide events need CAP_PERFMON or perf_event_paranoid <= 0");
-	ASSERT_ERRNO(0, err);
+	ASSERT_ERRNO(0, -err);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t partner = pc_work_context_switches(SWITCHES);
 	ASSERT_EQ(0, pc_disable(cap.fd));

@@ -24,7 +24,7 @@
 TEST(acceptance)
 {
 	struct perfconf_attr attr = pc_attr_defer_sampler();
-	int err = pc_observe_open("errno", &attr, 0, -1);
+	int err = pc_observe_open_errno("errno", &attr, 0, -1);
 
 	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, err);
 }
@@ -37,7 +37,7 @@ TEST(samples_end_with_the_deferred_marker)
 
 	REQUIRE_DEFER();
 	REQUIRE_CONFIG("UNWIND_USER");
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	ASSERT_LE(FAULTS, samples);
@@ -69,7 +69,7 @@ TEST(deferred_record_answers_each_sample)
 	REQUIRE_DEFER();
 	REQUIRE_CONFIG("UNWIND_USER");
 	attr.defer_output = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	ASSERT_LE(FAULTS, samples);
@@ -105,7 +105,7 @@ TEST(each_kernel_entry_has_its_own_cookie)
 	REQUIRE_DEFER();
 	REQUIRE_CONFIG("UNWIND_USER");
 	attr.defer_output = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
 	REQUIRE_DEFERRED_SAMPLES(&cap);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
@@ -136,7 +136,7 @@ TEST(nothing_deferred_without_a_user_callchain)
 	REQUIRE_DEFER();
 	attr.defer_output = 1;
 	attr.exclude_callchain_user = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
 	EXPECT_LE(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	EXPECT_EQ(0, pc_capture_deferred_samples(&cap));

@@ -31,7 +31,7 @@ static struct perfconf_attr side_band(void)
 TEST(acceptance)
 {
 	struct perfconf_attr attr = side_band();
-	int err = pc_observe_open("errno", &attr, 0, -1);
+	int err = pc_observe_open_errno("errno", &attr, 0, -1);
 
 	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, err);
 }
@@ -48,8 +48,8 @@ TEST(side_band_event_receives_the_records)
 
 	REQUIRE_DEFER();
 	REQUIRE_CONFIG("UNWIND_USER");
-	ASSERT_ERRNO(0, pc_capture_open(&d, &d_attr, 0, -1));
-	ASSERT_ERRNO(0, pc_capture_open(&s, &s_attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&d, &d_attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&s, &s_attr, 0, -1));
 	ASSERT_EQ(0, pc_defer_faults(FAULTS, &d, &s)) TH_LOG("%s%s", d.error, s.error);
 	size_t samples = pc_capture_count(&s, PERF_RECORD_SAMPLE);
 	ASSERT_LE(FAULTS, samples);
@@ -82,7 +82,7 @@ TEST(no_records_without_defer_output)
 
 	REQUIRE_DEFER();
 	REQUIRE_CONFIG("UNWIND_USER");
-	ASSERT_ERRNO(0, pc_capture_open(&s, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&s, &attr, 0, -1));
 	ASSERT_EQ(0, pc_defer_faults(FAULTS, &s, NULL)) TH_LOG("%s", s.error);
 	size_t samples = pc_capture_count(&s, PERF_RECORD_SAMPLE);
 	ASSERT_LE(FAULTS, samples);
@@ -99,7 +99,7 @@ TEST(nothing_to_output_without_a_deferring_event)
 	struct pc_capture d;
 
 	REQUIRE_DEFER();
-	ASSERT_ERRNO(0, pc_capture_open(&d, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&d, &attr, 0, -1));
 	ASSERT_EQ(0, pc_defer_faults(FAULTS, &d, NULL)) TH_LOG("%s", d.error);
 	EXPECT_EQ(0, pc_capture_count(&d, PC_RECORD_CALLCHAIN_DEFERRED));
 	pc_capture_close(&d);

@@ -50,7 +50,7 @@ TEST(kernel_part_present_without_the_bit)
 	struct pc_capture cap;
 	int err = capture_kernel_samples(&cap, false);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
@@ -74,7 +74,7 @@ TEST(kernel_part_absent)
 	struct pc_capture cap;
 	int err = capture_kernel_samples(&cap, true);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
@@ -83,7 +83,8 @@ TEST(kernel_part_absent)
 		EXPECT_EQ(0, pc_callchain_count(s, PERF_CONTEXT_KERNEL));
 		EXPECT_EQ(PERF_CONTEXT_USER, s->callchain[0]);
 		EXPECT_TRUE(user_part_starts_at_user_ip(s, 0));
-		EXPECT_EQ(-1, pc_callchain_find(s, s->ip)) TH_LOG("the kernel sample IP is in the chain");
+		EXPECT_EQ(-ENOENT, pc_callchain_find(s, s->ip))
+			TH_LOG("the kernel sample IP is in the chain");
 	}
 	pc_capture_close(&cap);
 }
@@ -98,8 +99,8 @@ TEST(user_mode_sample_unchanged)
 		FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_CALLCHAIN);
 		attr.exclude_callchain_kernel = bit;
 		int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(1));
-		SKIP_IF_UNSUPPORTED(err, "a uprobe");
-		ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+		SKIP_IF_UNSUPPORTED(-err, "a uprobe");
+		ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 		ASSERT_NE(NULL, r);
 		ASSERT_LE(2, r->sample.callchain_nr);

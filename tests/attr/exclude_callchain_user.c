@@ -35,7 +35,7 @@ TEST(user_part_present_without_the_bit)
 	struct pc_capture cap;
 	int err = capture_kernel_samples(&cap, false, false);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
@@ -56,7 +56,7 @@ TEST(user_part_absent)
 	struct pc_capture cap;
 	int err = capture_kernel_samples(&cap, true, false);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
@@ -81,7 +81,7 @@ TEST(both_bits_empty_callchain)
 	struct pc_capture cap;
 	int err = capture_kernel_samples(&cap, true, true);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < FAULTS; i++)
 		EXPECT_EQ(0, pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample.callchain_nr);
@@ -97,8 +97,8 @@ TEST(user_mode_sample_empty)
 	FUNCTION_SAMPLING(&attr, pc_probe, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
 	attr.exclude_callchain_user = 1;
 	int err = pc_capture_run(&cap, &attr, pc_probe_work, PC_N(1));
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ((uintptr_t)pc_probe, r->sample.ip);

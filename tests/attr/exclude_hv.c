@@ -22,7 +22,7 @@ TEST(samples_unchanged)
 
 	attr.exclude_hv = 1;
 	int err = pc_capture_run_warm(&cap, &attr, pc_mixed_faults_work, PC_N(N));
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 
 	size_t user = 0, kernel = 0;
 	for (size_t i = 0; i < cap.nr; i++) {

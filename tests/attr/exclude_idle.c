@@ -39,7 +39,7 @@ TEST(breakpoint_hits_counted)
 	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
 	attr.exclude_idle = 1;
 	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(-err, "an execute breakpoint");
 	ASSERT_EQ(0, err);
 	EXPECT_EQ(100, count);
 }
@@ -71,9 +71,9 @@ TEST(cpu_wide_samples_skip_idle)
 	int cpu = pc_pin_self();
 	ASSERT_LE(0, cpu);
 	int err = pc_capture_open(&cap, &attr, -1, cpu);
-	if (err == EACCES || err == EPERM)
-		SKIP(return, "no CPU-wide events for this user (%s)", pc_errno_name(err));
-	ASSERT_ERRNO(0, err);
+	if (err == -EACCES || err == -EPERM)
+		SKIP(return, "no CPU-wide events for this user (%s)", pc_errno_name(-err));
+	ASSERT_ERRNO(0, -err);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	spin_ms(10);
 	usleep(20000);

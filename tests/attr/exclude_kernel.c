@@ -47,7 +47,7 @@ TEST(samples_are_user_mode)
 
 	attr.exclude_kernel = 1;
 	int err = pc_capture_run_warm(&cap, &attr, pc_mixed_faults_work, PC_N(N));
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 
 	ASSERT_EQ(N, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t i = 0; i < N; i++) {

@@ -43,7 +43,7 @@ TEST(samples_are_kernel_mode)
 	struct pc_capture cap;
 	int err = pc_capture_run_warm(&cap, &attr, pc_mixed_faults_work, PC_N(N));
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 
 	ASSERT_EQ(N / 2, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t i = 0; i < N / 2; i++) {
@@ -66,7 +66,7 @@ TEST(breakpoint_hits_not_counted)
 
 	attr.exclude_user = 1;
 	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(-err, "an execute breakpoint");
 	ASSERT_EQ(0, err);
 	EXPECT_EQ(0, count);
 }

@@ -26,7 +26,7 @@ static void sample_faults(struct __test_metadata *_metadata, uint64_t value, int
 
 	attr.freq = freq;
 	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, pc_capture_open(cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
 	ASSERT_EQ(0, pc_faults_enabled(&f, cap->fd, FAULTS));
 	pc_faults_unmap(&f);
@@ -79,7 +79,7 @@ TEST(bit63_as_frequency)
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1ULL << 63, 0);
 
 	attr.freq = 1;
-	EXPECT_ERRNO(EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 /*
@@ -97,8 +97,8 @@ TEST(breakpoint_in_frequency_mode)
 	attr.sample_freq = 1000;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
 	int err = pc_capture_open(&cap, &attr, 0, -1);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
-	ASSERT_ERRNO(0, err);
+	SKIP_IF_UNSUPPORTED(-err, "an execute breakpoint");
+	ASSERT_ERRNO(0, -err);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_calls(1000);
 	ASSERT_EQ(0, pc_disable(cap.fd));

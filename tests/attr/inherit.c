@@ -225,7 +225,7 @@ TEST(sample_read)
 	ASSERT_LE(0, cpu);
 	int anchor = pc_family_anchor();
 	ASSERT_LE(0, anchor);
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, cpu));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_calls(3);
 	pid_t child = child_calls(4, 0);

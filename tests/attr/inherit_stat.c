@@ -51,7 +51,7 @@ FIXTURE_SETUP(family)
 	ASSERT_LE(0, cpu);
 	self->anchor = pc_family_anchor();
 	ASSERT_LE(0, self->anchor);
-	ASSERT_ERRNO(0, pc_capture_open(&self->cap, &attr, 0, cpu));
+	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &attr, 0, cpu));
 	ASSERT_EQ(0, ioctl(self->cap.fd, PERF_EVENT_IOC_ID, &self->id));
 	ASSERT_EQ(0, pc_enable(self->cap.fd));
 }
@@ -155,7 +155,7 @@ TEST(accepted)
 	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0));
 	/* Without inherit it has no meaning: whether it is refused is pinned. */
 	attr.inherit = 0;
-	pc_observe_open("errno.without_inherit", &attr, 0, -1);
+	pc_observe_open_errno("errno.without_inherit", &attr, 0, -1);
 }
 
 TEST_HARNESS_MAIN

@@ -37,7 +37,7 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = ksym_attr(1, 0);
 
-	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST(load_registers_the_program)

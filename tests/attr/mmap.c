@@ -43,7 +43,7 @@ TEST(exec_mapping_is_recorded)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, open_mmap(&cap));
+	ASSERT_ERRNO(0, -open_mmap(&cap));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PAGES, PROT_READ | PROT_EXEC, 0));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(1, pc_count_mmap(&cap, m.path)) TH_LOG("one mapping, one record");
@@ -66,7 +66,7 @@ TEST(pgoff_is_the_file_offset)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, open_mmap(&cap));
+	ASSERT_ERRNO(0, -open_mmap(&cap));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, 2, PROT_READ | PROT_EXEC, 2));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
@@ -85,7 +85,7 @@ TEST(data_mapping_is_not_recorded)
 	struct pc_file_map data, code;
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_mmap(&cap));
+	ASSERT_ERRNO(0, -open_mmap(&cap));
 	ASSERT_ERRNO(0, -map_file(&cap, &data, PAGES, PROT_READ | PROT_WRITE, 0));
 	ASSERT_ERRNO(0, -map_file(&cap, &code, PAGES, PROT_READ | PROT_EXEC, 0));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
@@ -103,7 +103,7 @@ TEST(anonymous_exec_mapping)
 	struct pc_capture cap;
 	size_t page = pc_page_size();
 
-	ASSERT_ERRNO(0, open_mmap(&cap));
+	ASSERT_ERRNO(0, -open_mmap(&cap));
 	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
 					 -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -140,7 +140,7 @@ TEST(exec_maps_the_new_image)
 	ASSERT_NE(NULL, realpath("/proc/self/exe", exe));
 	attr.mmap = 1;
 	attr.inherit = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, cpu));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_exec("exit");
 	ASSERT_EQ(0, pc_disable(cap.fd));

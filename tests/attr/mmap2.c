@@ -62,7 +62,7 @@ TEST(exec_mapping_identifies_the_file)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_EXEC, MAP_PRIVATE));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	/* One record, and it is an MMAP2: no MMAP beside it. */
@@ -85,7 +85,7 @@ TEST(shared_writable_mapping)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
@@ -105,7 +105,7 @@ TEST(locked_mapping)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
 	int err = map_file(&cap, &m, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_LOCKED);
 	if (err == -EAGAIN || err == -EPERM)
 		SKIP(return, "this process may not lock memory (%s)", pc_errno_name(-err));
@@ -126,7 +126,7 @@ TEST(data_mapping_with_mmap_data)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, open_mmap2(&cap, 1));
+	ASSERT_ERRNO(0, -open_mmap2(&cap, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ, MAP_PRIVATE));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(1, pc_count_mmap(&cap, m.path));
@@ -146,7 +146,7 @@ TEST(anonymous_mapping_has_no_inode)
 	size_t page = pc_page_size();
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_mmap2(&cap, 0));
+	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
 	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
 					 -1, 0);
 	ASSERT_NE(MAP_FAILED, p);

@@ -42,7 +42,7 @@ TEST(data_mapping_is_recorded)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, open_mmap(&cap, 0, 1));
+	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_WRITE));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	ASSERT_EQ(1, pc_count_mmap(&cap, m.path)) TH_LOG("one mapping, one record");
@@ -65,7 +65,7 @@ TEST(exec_mapping_is_not_recorded)
 	struct pc_file_map code, data;
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_mmap(&cap, 0, 1));
+	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &code, PROT_READ | PROT_EXEC));
 	ASSERT_ERRNO(0, -map_file(&cap, &data, PROT_READ));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
@@ -82,7 +82,7 @@ TEST(with_mmap_both_kinds_are_told_apart)
 	struct pc_file_map code, data;
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_mmap(&cap, 1, 1));
+	ASSERT_ERRNO(0, -open_mmap(&cap, 1, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &code, PROT_READ | PROT_EXEC));
 	ASSERT_ERRNO(0, -map_file(&cap, &data, PROT_READ));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
@@ -106,7 +106,7 @@ TEST(anonymous_data_mapping)
 	size_t page = pc_page_size();
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_mmap(&cap, 0, 1));
+	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
 	void *p = pc_map_guarded_enabled(cap.fd, 2 * page, PROT_READ | PROT_WRITE,
 					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -128,7 +128,7 @@ TEST(sysv_shared_memory)
 	size_t page = pc_page_size();
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, open_mmap(&cap, 0, 1));
+	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
 	int id = shmget(IPC_PRIVATE, page, IPC_CREAT | 0600);
 	ASSERT_LE(0, id) TH_LOG("shmget: %s", pc_errno_name(errno));
 	pc_enable(cap.fd);

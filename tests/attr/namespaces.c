@@ -78,7 +78,7 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = ns_attr(0);
 
-	EXPECT_ERRNO_SINCE("namespaces", 0, EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("namespaces", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST(unprivileged_is_refused)
@@ -103,7 +103,7 @@ TEST(unshare_reports_the_new_namespace)
 	struct ns_ids before, after;
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ns_ids_of(getpid(), &before);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	int err = unshare(CLONE_NEWUTS) ? errno : 0;
@@ -131,7 +131,7 @@ TEST(fork_reports_the_child)
 	struct pc_capture cap;
 	struct ns_ids ours;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_fork_exit(0);
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -160,7 +160,7 @@ TEST(child_unshare_after_fork)
 	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu);
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, cpu));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, cpu));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	int err = pc_child_start(&child, CLONE_NEWUTS | CLONE_NEWIPC);
 	ASSERT_EQ(0, pc_disable(cap.fd));

@@ -200,7 +200,7 @@ TEST(lost_counts_samples_that_did_not_fit)
 	if (err)
 		SKIP(return, "PERF_FORMAT_LOST refused (%s)", pc_errno_name(err));
 	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, pc_capture_open_pages(&cap, &attr, 0, -1, 0));
+	ASSERT_ERRNO(0, -pc_capture_open_pages(&cap, &attr, 0, -1, 0));
 	pc_work_page_faults(1);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_page_faults(FAULTS);

@@ -30,7 +30,7 @@ static int record_around(struct __test_metadata *_metadata, struct pc_capture *c
 	struct perfconf_attr attr = bit_attr(inherit);
 	int err = inherit ? pc_capture_open_inherited(cap, &attr) : pc_capture_open(cap, &attr, 0, -1);
 
-	ASSERT_ERRNO(0, err);
+	ASSERT_ERRNO(0, -err);
 	ASSERT_EQ(0, pc_enable(cap->fd));
 	int ret = work(arg);
 	ASSERT_EQ(0, pc_disable(cap->fd));

@@ -34,9 +34,9 @@ TEST(accepted)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	attr.remove_on_exec = 1;
-	pc_observe_open("errno", &attr, 0, -1);
+	pc_observe_open_errno("errno", &attr, 0, -1);
 	/* An event on no task (CPU-wide) has nothing to be removed from. */
-	pc_observe_open("errno.cpu_wide", &attr, -1, 0);
+	pc_observe_open_errno("errno.cpu_wide", &attr, -1, 0);
 }
 
 TEST(not_with_enable_on_exec)

@@ -29,7 +29,7 @@ static void measure_rate(struct __test_metadata *_metadata, uint64_t config)
 		SKIP(return, "perf_event_max_sample_rate is %ld, below the %d Hz measured here",
 		     limits.max_sample_rate, FREQ);
 	attr.freq = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	while (ns < RUN_NS) {
 		pc_work_loop(100000);
@@ -119,7 +119,7 @@ TEST(huge_frequency_is_refused)
 
 	attr.freq = 1;
 	attr.sample_freq = (1ULL << 32) + 1000;	/* 1000 if cut to 32 bits */
-	EXPECT_ERRNO(EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST_HARNESS_MAIN

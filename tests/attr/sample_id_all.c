@@ -79,7 +79,7 @@ TEST(every_field_on_a_comm_record)
 	ASSERT_LE(0, cpu);
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	uint64_t id = pc_event_id(cap.fd), before = monotonic_ns();
 	const struct pc_record *r = renamed(_metadata, &cap);
 	uint64_t after = monotonic_ns();
@@ -112,7 +112,7 @@ TEST(absent_without_sample_id_all)
 	struct perfconf_attr attr = comm_attr(ALL_ID_BITS, 0);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	const struct pc_record *r = renamed(_metadata, &cap);
 
 	ASSERT_NE(NULL, r);
@@ -128,7 +128,7 @@ TEST(only_identity_fields)
 					      PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC, 1);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	const struct pc_record *r = renamed(_metadata, &cap);
 
 	ASSERT_NE(NULL, r);
@@ -143,7 +143,7 @@ TEST(identifier_alone_is_the_last_word)
 	struct perfconf_attr attr = comm_attr(PERF_SAMPLE_IDENTIFIER, 1);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	uint64_t id = pc_event_id(cap.fd);
 	const struct pc_record *r = renamed(_metadata, &cap);
 
@@ -170,7 +170,7 @@ TEST(on_every_record_type)
 	attr.mmap = 1;
 	attr.task = 1;
 	attr.context_switch = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	int err = pc_map_temp_file(&m, page, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
@@ -207,7 +207,7 @@ TEST(inherited_event_ids)
 	struct perfconf_attr attr = comm_attr(PERF_SAMPLE_TID | PERF_SAMPLE_ID, 1);
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
+	ASSERT_ERRNO(0, -pc_capture_open_inherited(&cap, &attr));
 	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_in_child("comm pc-child");

@@ -74,7 +74,7 @@ static void sample_deep_fault(struct __test_metadata *_metadata, uint16_t limit,
 	struct perfconf_attr attr = callchain_sampler(limit);
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, pc_capture_open(cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 2));
 	fault_deep(&f);			/* the path's own faults, unsampled */
 	ASSERT_EQ(0, pc_enable(cap->fd));
@@ -139,8 +139,8 @@ TEST(each_event_its_own_limit)
 	struct pc_capture ca, cb;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, pc_capture_open(&ca, &a, 0, -1));
-	ASSERT_ERRNO(0, pc_capture_open(&cb, &b, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&ca, &a, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cb, &b, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 2));
 	fault_deep(&f);
 	ASSERT_EQ(0, pc_enable(ca.fd));
@@ -185,9 +185,9 @@ TEST(above_the_sysctl_is_eoverflow)
 	if (max >= UINT16_MAX)
 		SKIP(return, "perf_event_max_stack is %ld: no u16 is above it", max);
 	struct perfconf_attr attr = callchain_sampler((uint16_t)(max + 1));
-	EXPECT_ERRNO(EOVERFLOW, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EOVERFLOW, pc_observe_open_errno("errno", &attr, 0, -1));
 	attr.sample_max_stack = UINT16_MAX;
-	EXPECT_ERRNO(EOVERFLOW, pc_observe_open("errno_u16_max", &attr, 0, -1));
+	EXPECT_ERRNO(EOVERFLOW, pc_observe_open_errno("errno_u16_max", &attr, 0, -1));
 }
 
 TEST(the_sysctl_itself_is_accepted)
@@ -198,7 +198,7 @@ TEST(the_sysctl_itself_is_accepted)
 	if (max > UINT16_MAX)
 		SKIP(return, "perf_event_max_stack is %ld: beyond a u16", max);
 	struct perfconf_attr attr = callchain_sampler((uint16_t)max);
-	EXPECT_ERRNO(0, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 /* EOVERFLOW is for a callchain event: without PERF_SAMPLE_CALLCHAIN the limit is not looked at. */
@@ -211,7 +211,7 @@ TEST(above_the_sysctl_without_callchain)
 		SKIP(return, "perf_event_max_stack is %ld: no u16 is above it", max);
 	struct perfconf_attr attr = callchain_sampler((uint16_t)(max + 1));
 	attr.sample_type = PERF_SAMPLE_IP;
-	EXPECT_ERRNO(0, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST_HARNESS_MAIN

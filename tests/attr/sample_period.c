@@ -34,7 +34,7 @@ TEST(every_nth_fault_is_sampled)
 	struct pc_faults f;
 	uint64_t count;
 
-	ASSERT_ERRNO(0, open_faults(&cap, 4, PERF_SAMPLE_ADDR));
+	ASSERT_ERRNO(0, -open_faults(&cap, 4, PERF_SAMPLE_ADDR));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
 	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
@@ -58,7 +58,7 @@ TEST(remainder_is_counted_not_sampled)
 	struct pc_faults f;
 	uint64_t count;
 
-	ASSERT_ERRNO(0, open_faults(&cap, 4, PERF_SAMPLE_TID));
+	ASSERT_ERRNO(0, -open_faults(&cap, 4, PERF_SAMPLE_TID));
 	ASSERT_EQ(0, pc_faults_map(&f, 11 + 1));
 	pc_faults_enabled(&f, cap.fd, 11);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
@@ -76,7 +76,7 @@ TEST(period_zero_writes_no_samples)
 	struct pc_faults f;
 	uint64_t count;
 
-	ASSERT_ERRNO(0, open_faults(&cap, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+	ASSERT_ERRNO(0, -open_faults(&cap, 0, PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
 	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
@@ -98,8 +98,8 @@ TEST(breakpoint_period)
 	attr.sample_period = 7;
 	attr.sample_type = PERF_SAMPLE_IP;
 	int err = pc_capture_open(&cap, &attr, 0, -1);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
-	ASSERT_ERRNO(0, err);
+	SKIP_IF_UNSUPPORTED(-err, "an execute breakpoint");
+	ASSERT_ERRNO(0, -err);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_calls(700);
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -128,7 +128,7 @@ TEST(tracepoint_period)
 	GETPPID_TRACEPOINT(&attr);
 	attr.sample_period = 5;
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_READ;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	for (int i = 0; i < 500; i++)
 		syscall(SYS_getppid);
@@ -173,13 +173,13 @@ TEST(periods_add_up_to_count)
 		char key[64];
 
 		/* No uprobe PMU (ENOENT) is observed as such, like an open the kernel refuses. */
-		int err = i == 1 && uprobe ? -uprobe : pc_capture_open(&cap, &attrs[i], 0, -1);
-		if (pc_errno_is_unsupported(err)) {
+		int err = i == 1 && uprobe ? uprobe : pc_capture_open(&cap, &attrs[i], 0, -1);
+		if (pc_errno_is_unsupported(-err)) {
 			snprintf(key, sizeof(key), "%s.samples", names[i]);
-			pc_observe(key, "%s", pc_errno_name(err));
+			pc_observe(key, "%s", pc_errno_name(-err));
 			continue;
 		}
-		ASSERT_ERRNO(0, err);
+		ASSERT_ERRNO(0, -err);
 		if (i == 0) {
 			ASSERT_EQ(0, pc_faults_map(&f, 32 + 1));
 			pc_faults_enabled(&f, cap.fd, 32);
@@ -207,7 +207,7 @@ TEST(bit63_is_refused)
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1ULL << 63, PERF_SAMPLE_IP);
 
-	EXPECT_ERRNO(EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 /* The largest period is accepted and never reached. */
@@ -217,7 +217,7 @@ TEST(largest_period_never_overflows)
 	struct pc_faults f;
 	uint64_t count;
 
-	ASSERT_ERRNO(0, open_faults(&cap, (1ULL << 63) - 1, PERF_SAMPLE_TID));
+	ASSERT_ERRNO(0, -open_faults(&cap, (1ULL << 63) - 1, PERF_SAMPLE_TID));
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
 	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));

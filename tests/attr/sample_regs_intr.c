@@ -32,7 +32,7 @@ TEST(kernel_state_in_a_kernel_sample)
 	attr.sample_regs_intr = a->gprs;
 	attr.sample_regs_user = PC_REG(a->ip) | PC_REG(a->sp);
 	int err = pc_capture_run(&cap, &attr, pc_kernel_faults_work, PC_N(CALLS));
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 
 	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < CALLS; i++) {

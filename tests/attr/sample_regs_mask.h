@@ -95,8 +95,8 @@ TEST(mask_ignored_without_the_sample_bit)
 	attr_.sample_regs_user = (regs_user);				\
 	attr_.sample_regs_intr = (regs_intr);				\
 	int err_ = pc_capture_run(cap, &attr_, pc_probe_work, PC_N(CALLS));	\
-	SKIP_IF_UNSUPPORTED(err_, "a uprobe");				\
-	ASSERT_EQ(0, err_) TH_LOG("%s %s", pc_errno_name(err_), (cap)->error); \
+	SKIP_IF_UNSUPPORTED(-err_, "a uprobe");				\
+	ASSERT_EQ(0, err_) TH_LOG("%s %s", pc_errno_name(-err_), (cap)->error); \
 	ASSERT_EQ(CALLS, pc_capture_count(cap, PERF_RECORD_SAMPLE));	\
 } while (0)
 

@@ -81,8 +81,8 @@ TEST(ip_and_sp)
 	FUNCTION_SAMPLING(&attr, probe_frame, PERF_SAMPLE_REGS_USER);
 	attr.sample_regs_user = PC_REG(a->ip) | PC_REG(a->sp);
 	int err = pc_capture_run(&cap, &attr, call_with_local, &local);
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);
@@ -111,7 +111,7 @@ TEST(user_registers_of_a_kernel_sample)
 	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER);
 	attr.sample_regs_user = a->gprs;
 	int err = pc_capture_run(&cap, &attr, pc_kernel_faults_work, PC_N(CALLS));
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 
 	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < CALLS; i++) {

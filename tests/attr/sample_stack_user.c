@@ -121,9 +121,9 @@ TEST(dump_starts_at_the_stack_pointer)
 		SKIP(return, "no perf register table for this arch in lib/regs.c");
 	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
 	int err = capture_dump(&cap, &attr, 4096, &f, PC_CAPTURE_PAGES_LOG2);
-	SKIP_IF_NO_STACK_DUMP(err);
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	SKIP_IF_NO_STACK_DUMP(-err);
+	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);
@@ -153,9 +153,9 @@ TEST(zero_size_dumps_nothing)
 	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
 	int err = capture_dump(&cap, &attr, 0, &f, PC_CAPTURE_PAGES_LOG2);
 
-	SKIP_IF_NO_STACK_DUMP(err);
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	SKIP_IF_NO_STACK_DUMP(-err);
+	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(0, r->sample.stack_user_size);
@@ -179,9 +179,9 @@ TEST(largest_request_fits_the_record)
 	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
 	int err = capture_dump(&cap, &attr, 65528, &f, 5);
 
-	SKIP_IF_NO_STACK_DUMP(err);
-	SKIP_IF_UNSUPPORTED(err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(err), cap.error);
+	SKIP_IF_NO_STACK_DUMP(-err);
+	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	ASSERT_NE(NULL, r);
 	pc_observe("size", "%llu", (unsigned long long)r->sample.stack_user_size);

@@ -59,9 +59,9 @@ TEST(each_known_bit_alone)
 			key[j] = (char)tolower((unsigned char)b->name[j]);
 		key[j] = '\0';
 		int err = pc_capture_open(&cap, &attr, 0, -1);
-		pc_observe(key, "%s", pc_errno_name(err));
+		pc_observe(key, "%s", pc_errno_name(-err));
 		if (must_accept & (1ULL << b->bit)) {
-			EXPECT_ERRNO(0, err) TH_LOG("PERF_SAMPLE_%s on a software event", b->name);
+			EXPECT_ERRNO(0, -err) TH_LOG("PERF_SAMPLE_%s on a software event", b->name);
 		}
 		if (err)
 			continue;
@@ -105,7 +105,7 @@ TEST(ip_tid_addr)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
 	pc_faults_enabled(&f, cap.fd, 8);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
@@ -132,7 +132,7 @@ TEST(cpu_and_time)
 	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu);
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
 	pc_faults_enabled(&f, cap.fd, 8);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
@@ -159,7 +159,7 @@ TEST(id_stream_id_identifier)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, pc_faults_map(&f, 4));
@@ -188,7 +188,7 @@ TEST(two_events_each_their_own_id)
 	uint64_t id[2];
 
 	for (int i = 0; i < 2; i++) {
-		ASSERT_ERRNO(0, pc_capture_open(&cap[i], &attr, 0, -1));
+		ASSERT_ERRNO(0, -pc_capture_open(&cap[i], &attr, 0, -1));
 		id[i] = pc_event_id(cap[i].fd);
 	}
 	ASSERT_NE(id[0], id[1]);
@@ -230,7 +230,7 @@ TEST(inherited_id_is_the_opened_event)
 	uint64_t streams[2] = { 0, 0 };
 	size_t from_child = 0, nstreams = 0;
 
-	ASSERT_ERRNO(0, pc_capture_open_inherited(&cap, &attr));
+	ASSERT_ERRNO(0, -pc_capture_open_inherited(&cap, &attr));
 	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pid_t child = pc_work_in_child("faults 4");
@@ -262,7 +262,7 @@ TEST(read_and_period)
 	struct pc_faults f;
 
 	attr.read_format = PERF_FORMAT_ID;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_faults_map(&f, 6));
 	pc_faults_enabled(&f, cap.fd, 5);
@@ -287,7 +287,7 @@ TEST(callchain_starts_at_ip)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 4));
 	pc_faults_enabled(&f, cap.fd, 3);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
@@ -365,7 +365,7 @@ TEST(raw_on_tracepoint)
 	ASSERT_EQ(0, tp_field("syscalls", "sys_enter_getppid", "__syscall_nr", &nr_off, &nr_size));
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_RAW;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	for (int i = 0; i < 3; i++)
 		syscall(SYS_getppid);
@@ -390,7 +390,7 @@ TEST(branch_stack_on_software_event)
 	struct perfconf_attr attr = fault_attr(PERF_SAMPLE_BRANCH_STACK);
 
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
-	EXPECT_ERRNO(EOPNOTSUPP, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EOPNOTSUPP, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 /* WEIGHT and WEIGHT_STRUCT share their space: "either of those, not both". */
@@ -398,7 +398,7 @@ TEST(weight_and_weight_struct_together)
 {
 	struct perfconf_attr attr = fault_attr(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT);
 
-	EXPECT_ERRNO(EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 TEST_HARNESS_MAIN

@@ -150,7 +150,7 @@ TEST(without_sigtrap)
 
 	ASSERT_NE(0, kernel_size) TH_LOG("the kernel's attr size could not be probed");
 	attr.sig_data = 0x5a;
-	int err = pc_observe_open("errno", &attr, 0, -1);
+	int err = pc_observe_open_errno("errno", &attr, 0, -1);
 	if (kernel_size > offsetof(struct perfconf_attr, sig_data)) {
 		EXPECT_ERRNO(0, err);
 	} else {

@@ -231,7 +231,7 @@ TEST(needs_remove_on_exec)
 	struct perfconf_attr attr = trap_on_calls(1);
 
 	attr.remove_on_exec = 0;
-	EXPECT_ERRNO(EINVAL, pc_observe_open("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
 }
 
 /* A CPU-wide sigtrap event has no task to signal: EINVAL. */
@@ -239,7 +239,7 @@ TEST(needs_a_task)
 {
 	struct perfconf_attr attr = trap_on_calls(1);
 
-	EXPECT_ERRNO(EINVAL, pc_observe_open("errno", &attr, -1, 0));
+	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, -1, 0));
 }
 
 /* inherit with and without inherit_thread: pinned. */
@@ -248,9 +248,9 @@ TEST(inherit_companions)
 	struct perfconf_attr attr = trap_on_calls(1);
 
 	attr.inherit = 1;
-	int alone = pc_observe_open("inherit", &attr, 0, -1);
+	int alone = pc_observe_open_errno("inherit", &attr, 0, -1);
 	attr.inherit_thread = 1;
-	int with_thread = pc_observe_open("inherit_thread", &attr, 0, -1);
+	int with_thread = pc_observe_open_errno("inherit_thread", &attr, 0, -1);
 	if (with_thread && pc_kernel()->kver < pc_sigtrap_since())
 		SKIP(return, "sigtrap is since Linux %d.%d", pc_sigtrap_since() / 1000,
 		     pc_sigtrap_since() % 1000);

@@ -95,7 +95,7 @@ TEST(e2big_writes_only_size)
 	ASSERT_NE(NULL, before);
 	page[size - 1] = 0x5a;
 	memcpy(before, page, size);
-	ASSERT_EQ(-1, pc_open_raw(page, 0, -1, -1, 0));
+	ASSERT_GT(0, pc_open_raw(page, 0, -1, -1, 0));
 	ASSERT_ERRNO(E2BIG, errno);
 	memcpy(before + offsetof(struct perfconf_attr, size), page + offsetof(struct perfconf_attr, size),
 	       sizeof(uint32_t));

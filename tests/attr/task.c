@@ -96,10 +96,10 @@ TEST(exit_of_the_monitored_task)
 	ASSERT_EQ(0, pc_child_start(&child, 0));
 	int err = pc_capture_open(&cap, &attr, child.pid, -1);
 	if (!err)
-		err = pc_enable(cap.fd) ? errno : 0;
+		err = pc_enable(cap.fd);
 	pid_t pid = child.pid;
 	int finished = pc_child_finish(&child);
-	ASSERT_ERRNO(0, err);
+	ASSERT_ERRNO(0, -err);
 	ASSERT_EQ(0, finished);
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
 	const struct pc_record *exit = only_record(_metadata, &cap, PERF_RECORD_EXIT, pid);

@@ -47,7 +47,7 @@ TEST(breakpoint)
 	attr.bp_addr = (uintptr_t)pc_work_target;
 	attr.bp_len = sizeof(long);
 	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
-	SKIP_IF_UNSUPPORTED(err, "an execute breakpoint");
+	SKIP_IF_UNSUPPORTED(-err, "an execute breakpoint");
 	ASSERT_EQ(0, err);
 	EXPECT_EQ(100, count);
 }
@@ -73,9 +73,11 @@ static void hardware_type(struct __test_metadata *_metadata, uint32_t type, uint
 	uint64_t count = 0;
 
 	int err = pc_count_work(&attr, work, PC_N(n), &count);
-	pc_observe_errno("errno", err > 0 ? err : 0);
-	if (err > 0 && pc_errno_is_unsupported(err))
-		SKIP(return, "no hardware PMU for this event (%s)", pc_errno_name(err));
+	int refused = pc_last_open_errno();	/* the open's own errno, 0 when it opened */
+
+	pc_observe_errno("errno", refused);
+	if (pc_errno_is_unsupported(refused))
+		SKIP(return, "no hardware PMU for this event (%s)", pc_errno_name(refused));
 	ASSERT_EQ(0, err);
 	EXPECT_LT(0, count);
 }
@@ -205,7 +207,7 @@ TEST(listed_pmus_config_zero)
 		for (char *p = key; *p; p++)
 			if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.'))
 				*p = '_';
-		pc_observe_open(key, &attr, 0, -1);
+		pc_observe_open_errno(key, &attr, 0, -1);
 	}
 	pc_strv_free(pmus);
 }

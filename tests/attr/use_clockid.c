@@ -31,7 +31,7 @@ static int64_t sample_time(struct __test_metadata *_metadata, int use_clockid, i
 	attr.exclude_kernel = 1;
 	attr.use_clockid = use_clockid;
 	attr.clockid = clockid;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 2));
 	pc_faults_enabled(&f, cap.fd, 1);
 	if (pc_capture_read(&cap) >= 0 && pc_capture_count(&cap, PERF_RECORD_SAMPLE) == 1)
@@ -48,9 +48,9 @@ TEST(clockid_is_ignored_without_the_bit)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	attr.clockid = 12345;
-	EXPECT_ERRNO(0, pc_observe_open("garbage_clockid", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_observe_open_errno("garbage_clockid", &attr, 0, -1));
 	attr.clockid = -1;
-	EXPECT_ERRNO(0, pc_observe_open("minus_one_clockid", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_observe_open_errno("minus_one_clockid", &attr, 0, -1));
 }
 
 /*

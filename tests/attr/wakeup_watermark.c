@@ -78,7 +78,7 @@ TEST(every_record_type_counts)
 
 	/* The size of this COMM record, from a first event. */
 	attr.comm = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_set_comm("pc-wm-comm"));
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -93,7 +93,7 @@ TEST(every_record_type_counts)
 	attr.comm = 1;
 	attr.watermark = 1;
 	attr.wakeup_watermark = comm_size + 8;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	pc_pollin(cap.fd);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_set_comm("pc-wm-comm"));

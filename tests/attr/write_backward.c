@@ -32,7 +32,7 @@ TEST(ring_fills_from_the_end)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_TRUE(cap.ring.overwrite && cap.ring.backward);
 	ASSERT_EQ(0, pc_ring_head(&cap.ring));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
@@ -68,7 +68,7 @@ TEST(newest_records_stay_after_wrapping)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, pc_capture_open_pages(&cap, &attr, 0, -1, 0));
+	ASSERT_ERRNO(0, -pc_capture_open_pages(&cap, &attr, 0, -1, 0));
 	size_t per_ring = cap.ring.data_size / SAMPLE_SIZE, n = 4 * per_ring;
 	ASSERT_EQ(0, pc_faults_map(&f, n + 1));
 	pc_faults_enabled(&f, cap.fd, n);
@@ -96,7 +96,7 @@ TEST(paused_ring_is_not_written)
 	struct pc_faults f;
 	uint64_t id;
 
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, ioctl(cap.fd, PERF_EVENT_IOC_ID, &id));
 	ASSERT_EQ(0, pc_faults_map(&f, 8));
 	pc_faults_next(&f, 1);
@@ -131,8 +131,8 @@ TEST(no_shared_ring_with_forward_events)
 	struct pc_capture b, f;
 
 	fwd.write_backward = 0;
-	ASSERT_ERRNO(0, pc_capture_open(&b, &back, 0, -1));
-	ASSERT_ERRNO(0, pc_capture_open(&f, &fwd, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&b, &back, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&f, &fwd, 0, -1));
 	int fwd2 = pc_open(&fwd, 0, -1, -1, 0), back2 = pc_open(&back, 0, -1, -1, 0);
 	ASSERT_OPEN(fwd2);
 	ASSERT_OPEN(back2);

@@ -19,7 +19,7 @@ TEST(one_sample_per_fault)
 	struct pc_capture cap;
 
 	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	pc_work_page_faults(1);		/* the workload's own first faults */
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_page_faults(PAGES);
@@ -52,7 +52,7 @@ TEST(period_four)
 	uint64_t count;
 
 	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	pc_work_page_faults(1);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_page_faults(PAGES);
@@ -77,7 +77,7 @@ TEST(periods_add_up_to_count)
 	uint64_t count, sum = 0;
 
 	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	pc_work_page_faults(1);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_page_faults(PAGES);

@@ -178,7 +178,7 @@ TEST(exclude_idle_is_refused)
 
 	REQUIRE_ARM64();
 	attr.exclude_idle = 1;
-	int err = pc_observe_open("open", &attr, 0, -1);
+	int err = pc_observe_open_errno("open", &attr, 0, -1);
 	EXPECT_TRUE(err == EOPNOTSUPP || err == EINVAL) TH_LOG("%s", pc_errno_name(err));
 }
 

@@ -32,14 +32,15 @@ static void cache(struct __test_metadata *_metadata, unsigned int id)
 			attr.exclude_kernel = 1;
 			attr.exclude_hv = 1;
 			snprintf(key, sizeof(key), "%s.%s", pc_hw_cache_op_name(op), pc_hw_cache_result_name(res));
-			int err = pc_observe_open(key, &attr, 0, -1);
+			int err = pc_observe_open_errno(key, &attr, 0, -1);
 			if (err) {
 				EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s %s: %s",
 					pc_hw_cache_name(id), key, pc_errno_name(err));
 				continue;
 			}
-			EXPECT_EQ(0, pc_hw_count_loop(&attr, N, &count)) TH_LOG("%s %s: %s",
-				pc_hw_cache_name(id), key, pc_errno_name(errno));
+			err = pc_hw_count_loop(&attr, N, &count);
+			EXPECT_EQ(0, err) TH_LOG("%s %s: %s",
+				pc_hw_cache_name(id), key, pc_errno_name(-err));
 			snprintf(key, sizeof(key), "%s.%s.counts", pc_hw_cache_op_name(op),
 				 pc_hw_cache_result_name(res));
 			pc_observe(key, "%s", count ? "yes" : "no");
@@ -73,7 +74,7 @@ TEST(beyond_the_abi_is_refused)
 		struct perfconf_attr attr = pc_attr(PERF_TYPE_HW_CACHE, cases[i].config);
 
 		attr.exclude_kernel = 1;
-		int err = pc_observe_open(cases[i].key, &attr, 0, -1);
+		int err = pc_observe_open_errno(cases[i].key, &attr, 0, -1);
 		EXPECT_NE(0, err) TH_LOG("%s opened", cases[i].key);
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s: %s", cases[i].key, pc_errno_name(err));
 	}
@@ -91,7 +92,7 @@ TEST(bits_above_the_ids)
 	REQUIRE_HW_PMU();
 	attr.config |= 1ULL << 24;
 	attr.exclude_kernel = 1;
-	int err = pc_observe_open("open", &attr, 0, -1);
+	int err = pc_observe_open_errno("open", &attr, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
 	}

@@ -44,7 +44,7 @@ static uint64_t count_loop(struct __test_metadata *_metadata, struct perfconf_at
 	uint64_t count = UINT64_MAX;
 	int err = pc_hw_count_loop(&attr, n, &count);
 
-	EXPECT_EQ(0, err) TH_LOG("%s", pc_errno_name(err > 0 ? err : errno));
+	EXPECT_EQ(0, err) TH_LOG("%s", pc_errno_name(-err));
 	return count;
 }
 
@@ -154,7 +154,7 @@ TEST(neither_counts_nothing)
 	uint64_t count = UINT64_MAX;
 
 	REQUIRE_LOOP();
-	int err = pc_observe_open("open", &attr, 0, -1);
+	int err = pc_observe_open_errno("open", &attr, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
 		return;

@@ -30,14 +30,14 @@ static void generic(struct __test_metadata *_metadata, uint64_t config)
 	REQUIRE_HW_PMU();
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	int err = pc_observe_open("open", &attr, 0, -1);
+	int err = pc_observe_open_errno("open", &attr, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err))
 			TH_LOG("%s refused with %s", pc_hw_event_name(config), pc_errno_name(err));
 		return;
 	}
-	ASSERT_EQ(0, pc_hw_count_loop(&attr, N, &count))
-		TH_LOG("counting %s: %s", pc_hw_event_name(config), pc_errno_name(errno));
+	err = pc_hw_count_loop(&attr, N, &count);
+	ASSERT_EQ(0, err) TH_LOG("counting %s: %s", pc_hw_event_name(config), pc_errno_name(-err));
 	pc_observe("counts", "%s", count ? "yes" : "no");
 }
 
@@ -63,7 +63,7 @@ TEST(beyond_max_is_refused)
 		struct perfconf_attr attr = pc_attr_hw(configs[i]);
 
 		attr.exclude_kernel = 1;
-		int err = pc_observe_open(keys[i], &attr, 0, -1);
+		int err = pc_observe_open_errno(keys[i], &attr, 0, -1);
 		EXPECT_NE(0, err) TH_LOG("config %#llx opened", (unsigned long long)configs[i]);
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("config %#llx: %s",
 			(unsigned long long)configs[i], pc_errno_name(err));
@@ -83,7 +83,7 @@ TEST(extended_type)
 	struct perfconf_attr ext = pc_attr_hw((uint64_t)type << 32 | PERF_COUNT_HW_INSTRUCTIONS);
 
 	plain.exclude_kernel = ext.exclude_kernel = 1;
-	int err = pc_observe_open("open", &ext, 0, -1);
+	int err = pc_observe_open_errno("open", &ext, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
 		return;

@@ -119,7 +119,7 @@ TEST(events_open)
 			continue;
 		attr.exclude_kernel = 1;
 		key_of("open.", names[i], key, sizeof(key));
-		err = pc_observe_open(key, &attr, 0, -1);
+		err = pc_observe_open_errno(key, &attr, 0, -1);
 		EXPECT_ERRNO(0, err) TH_LOG("%s", names[i]);
 	}
 }
@@ -205,7 +205,7 @@ TEST(unlisted_event_number)
 	uint64_t largest = UINT64_MAX >> (64 - __builtin_popcountll(f.mask));
 	ASSERT_EQ(0, pc_attr_set_format(&attr, pc_hw_pmu(), "event", largest));
 	attr.exclude_kernel = 1;
-	int err = pc_observe_open("open", &attr, 0, -1);
+	int err = pc_observe_open_errno("open", &attr, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
 		return;
@@ -238,7 +238,7 @@ TEST(config_bits_no_format_names)
 	ASSERT_EQ(0, pc_attr_pmu_event(&attr, pc_hw_pmu(), name));
 	attr.config |= 1ULL << 63;
 	attr.exclude_kernel = 1;
-	int err = pc_observe_open("open", &attr, 0, -1);
+	int err = pc_observe_open_errno("open", &attr, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
 		return;
@@ -264,7 +264,7 @@ TEST(long_counter)
 	ASSERT_EQ(0, pc_attr_pmu_event(&attr, pc_hw_pmu(), name));
 	ASSERT_EQ(0, pc_attr_set_format(&attr, pc_hw_pmu(), "long", 1));
 	attr.exclude_kernel = 1;
-	int err = pc_observe_open("open", &attr, 0, -1);
+	int err = pc_observe_open_errno("open", &attr, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
 		return;

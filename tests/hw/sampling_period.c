@@ -35,7 +35,7 @@ static void sample(struct __test_metadata *_metadata, uint64_t config, uint64_t 
 	attr.sample_period = period;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
 	int err = pc_capture_open(&cap, &attr, 0, -1);
-	ASSERT_EQ(0, err) TH_LOG("%s", pc_errno_name(err));
+	ASSERT_EQ(0, err) TH_LOG("%s", pc_errno_name(-err));
 	ASSERT_EQ(0, pc_hw_loop_fd(cap.fd, 0, n));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
 	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
