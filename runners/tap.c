@@ -5,7 +5,7 @@
  * Recognised lines (at column 0): "TAP version N" / "KTAP version N",
  * "1..N", "ok N desc [# DIRECTIVE reason]", "not ok N ...", the
  * observation diagnostic "# OBS key=value" and the cause diagnostic
- * "# CAUSE <instrument>: <why>" (lib/instrument.h). A SKIP whose reason
+ * "# CAUSE <instrument>: <why>" (lib/work/instrument.h). A SKIP whose reason
  * starts with "blocked" is BLOCKED. The harness's own lines about a case
  * that timed out or died by a signal make that case TIMEOUT or ERROR.
  * Everything else is a diagnostic: kept (up to a cap) for the report,

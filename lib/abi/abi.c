@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The canonical ABI tables (see abi.h), expanded from the X-macro lists in
- * abi_layout.h, which lib/abi_check.c also pins to <linux/perf_event.h> and
+ * abi_layout.h, which lib/abi/abi_check.c also pins to <linux/perf_event.h> and
  * struct perfconf_attr at compile time.
  */
 #include <errno.h>

@@ -4,7 +4,7 @@
  * perf_event_mmap_page, struct perf_event_header and the fixed part of every
  * PERF_RECORD_* type, each with its offset, size and the kernel release that
  * introduced it. The tables are data, so tests, reports and the coverage list
- * read the same facts. lib/abi_check.c pins them to the UAPI header at
+ * read the same facts. lib/abi/abi_check.c pins them to the UAPI header at
  * compile time; tests/abi pins them to the running kernel.
  */
 #ifndef PERFCONF_ABI_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ABI layouts as X-macro lists: the single source of the offsets, sizes,
- * bits and releases in lib/abi.c's tables. Internal to the ABI tables, not
- * part of the lib's API: lib/abi.c expands the lists into the tables,
- * lib/abi_check.c into _Static_asserts against <linux/perf_event.h> and
+ * bits and releases in lib/abi/abi.c's tables. Internal to the ABI tables, not
+ * part of the lib's API: lib/abi/abi.c expands the lists into the tables,
+ * lib/abi/abi_check.c into _Static_asserts against <linux/perf_event.h> and
  * struct perfconf_attr, lib/tests/abi_tables.c into bitfield probes.
  *
  * Releases. PC_KVER(major, minor) has no room for the third number of the

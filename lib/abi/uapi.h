@@ -6,7 +6,7 @@
  * so the lib declares its own struct perfconf_attr with every field through
  * PERF_ATTR_SIZE_VER9. Constants the system header has are used from it;
  * newer ones are declared here under a PC_ prefix so that a newer system
- * header never collides with them. lib/abi_check.c checks this struct
+ * header never collides with them. lib/abi/abi_check.c checks this struct
  * against the system header at compile time.
  */
 #ifndef PERFCONF_UAPI_H

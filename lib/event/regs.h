@@ -49,7 +49,7 @@ const struct pc_regs_arch *pc_regs_arch(void);
 /* SKIP a case on an arch without a table (include this header after perfconf.h). */
 #define REQUIRE_REGS_TABLE(a) do { \
 	if (!(a)) \
-		SKIP(return, "no perf register table for this arch in lib/regs.c"); \
+		SKIP(return, "no perf register table for this arch in lib/event/regs.c"); \
 } while (0)
 /* "ip", "sp", "r8", "x29", "lr"...: the register of that bit, or "?" if none. */
 const char *pc_reg_name(unsigned int bit);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lib/attr_probe.c without a kernel: setting a field by its
+ * Unit tests of lib/work/attr_probe.c without a kernel: setting a field by its
  * ABI-table name touches exactly the bytes the compiler gives the struct
  * member of that name, and nothing else.
  */

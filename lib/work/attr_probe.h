@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Probing one attr field by its name in the ABI table (lib/abi.h): set it
+ * Probing one attr field by its name in the ABI table (lib/abi/abi.h): set it
  * in an attr, tell whether it lies past the running kernel's attr size,
  * open with it and report what the kernel answered. The tests/attr
  * binaries, one per field, are built on this.

@@ -159,7 +159,7 @@ int pc_sigtrap_since(void)
 {
 	const struct pc_abi_field *f = pc_abi_find(&pc_abi_attr, "sigtrap");
 
-	return f ? f->since : 0;	/* always there: lib/abi_check.c pins the table */
+	return f ? f->since : 0;	/* always there: lib/abi/abi_check.c pins the table */
 }
 
 int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t period)

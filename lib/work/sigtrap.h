@@ -90,7 +90,7 @@ int pc_sigtrap_rearm(void);
 /* 1 where the handler disarms breakpoint events (arm64), else 0. */
 int pc_sigtrap_disarms(void);
 
-/* The release that brought sigtrap, from the ABI table (lib/abi.h): PC_KVER(5, 13). */
+/* The release that brought sigtrap, from the ABI table (lib/abi/abi.h): PC_KVER(5, 13). */
 int pc_sigtrap_since(void);
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Global state and kernel health: lib/sysctl.c's state file; the runner
+ * Global state and kernel health: lib/host/sysctl.c's state file; the runner
  * restoring perf_event_paranoid after being killed with SIGKILL (and on
  * SIGTERM) while a test had lowered it; exclusive binaries running alone;
  * kernel log lines and taint bits failing the binary that ran.
@@ -89,7 +89,7 @@ FIXTURE_TEARDOWN(state)
 
 #define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
 
-/* --- lib/sysctl.c --- */
+/* --- lib/host/sysctl.c --- */
 
 TEST_F(state, first_saved_value_wins_and_restore_drops_it)
 {

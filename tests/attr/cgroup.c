@@ -8,7 +8,7 @@
  * and path "is the path of the cgroup from the root" of its hierarchy.
  *
  * The cgroups are made in the hierarchy that hosts perf_event (found in
- * mountinfo, see lib/cgroup.h) and removed again before any verdict.
+ * mountinfo, see lib/host/cgroup.h) and removed again before any verdict.
  */
 #include <fcntl.h>
 #include <limits.h>

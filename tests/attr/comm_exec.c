@@ -15,7 +15,7 @@
 #include "work/affinity.h"
 #include "ring/sideband.h"
 
-/* comm records of this task and its children (one CPU: see lib/affinity.h). */
+/* comm records of this task and its children (one CPU: see lib/work/affinity.h). */
 static int open_comm(struct pc_capture *cap, int comm, int comm_exec)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);

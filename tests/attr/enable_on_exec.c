@@ -6,7 +6,7 @@
  * that is enabled already is left alone; without the bit a disabled event
  * stays disabled across the exec.
  *
- * The child runs in steps (lib/child.h): it works, stops so the event
+ * The child runs in steps (lib/work/child.h): it works, stops so the event
  * can be read, then execs this binary as a helper that does named work.
  * Exact counts come from a uprobe on a noinline function of this binary:
  * it is found by file offset, so the helper's calls hit it as well (a

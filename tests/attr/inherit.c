@@ -17,7 +17,7 @@
  *
  * A uprobe event counts only the calls made in the address space of the
  * task it was made for. The kernel may swap a task's context with its
- * clone in a child (lib/family.h), after which each task runs the other's
+ * clone in a child (lib/work/family.h), after which each task runs the other's
  * events and their calls go uncounted: every task here that forks while
  * holding only inherited events opens an anchor (pc_family_anchor) first.
  * The non-inherited counters of children_are_counted and

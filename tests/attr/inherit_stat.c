@@ -12,7 +12,7 @@
  * by the event's copy in the task that makes them). The family is pinned
  * to one CPU so that the event can be per-CPU (an inherited per-task event
  * cannot be mmapped), and a non-inherited event keeps the parent's context
- * from being swapped into a child (see lib/family.h).
+ * from being swapped into a child (see lib/work/family.h).
  */
 #include <sys/ioctl.h>
 

@@ -10,7 +10,7 @@
  * child are exactly n hits where the event is inherited, and none counted
  * where it is not (a task without a copy of the event counts nothing).
  * A uprobe event counts only the calls made in the address space of the
- * task it was made for: an anchor (lib/family.h) keeps the kernel from
+ * task it was made for: an anchor (lib/work/family.h) keeps the kernel from
  * swapping the parent's context with a thread's, after which the parent's
  * own calls would go uncounted once the thread is gone.
  */

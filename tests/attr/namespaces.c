@@ -149,7 +149,7 @@ TEST(fork_reports_the_child)
 /*
  * A child that unshares UTS and IPC: first its fork (our namespaces), then
  * its unshare (the new UTS and IPC ones, as /proc/<child>/ns shows them
- * while it waits). Inherited, so on one CPU (see lib/affinity.h).
+ * while it waits). Inherited, so on one CPU (see lib/work/affinity.h).
  */
 TEST(child_unshare_after_fork)
 {

@@ -7,7 +7,7 @@
  * is reserved: whether it is accepted is pinned, the effect skipped where
  * it is not.
  *
- * The child runs in steps (lib/child.h), then execs this binary as a
+ * The child runs in steps (lib/work/child.h), then execs this binary as a
  * helper doing named work. A uprobe on a noinline function of this binary
  * gives exact counts on both sides of the exec; page faults, a software
  * event, the same with a wide margin (the exec itself faults a little

@@ -200,7 +200,7 @@ TEST(on_every_record_type)
 /*
  * An inherited event's records from a child: the child's pid and tid, and
  * the id of the event that was opened. (Per CPU, as inherited rings must
- * be: see lib/affinity.h.)
+ * be: see lib/work/affinity.h.)
  */
 TEST(inherited_event_ids)
 {

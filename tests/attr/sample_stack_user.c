@@ -118,7 +118,7 @@ TEST(dump_starts_at_the_stack_pointer)
 	struct frame f;
 
 	if (!a)
-		SKIP(return, "no perf register table for this arch in lib/regs.c");
+		SKIP(return, "no perf register table for this arch in lib/event/regs.c");
 	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
 	int err = capture_dump(&cap, &attr, 4096, &f, PC_CAPTURE_PAGES_LOG2);
 	SKIP_IF_NO_STACK_DUMP(-err);

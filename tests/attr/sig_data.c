@@ -9,11 +9,11 @@
  * on a kernel whose attr reaches it (a kernel older than the field sees
  * a non-zero byte past its size: E2BIG).
  *
- * Measured with uprobes on noinline functions (lib/sigtrap.h), which trap
+ * Measured with uprobes on noinline functions (lib/work/sigtrap.h), which trap
  * on every call on every machine. PERF_EVENT_IOC_MODIFY_ATTRIBUTES only
  * exists for breakpoint events: that case needs breakpoints that fire and
- * is blocked where they do not (lib/instrument.h); on arm64 it rearms its
- * breakpoint after each trap (lib/sigtrap.h).
+ * is blocked where they do not (lib/work/instrument.h); on arm64 it rearms its
+ * breakpoint after each trap (lib/work/sigtrap.h).
  */
 #include <linux/hw_breakpoint.h>
 #include <stddef.h>

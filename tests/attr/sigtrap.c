@@ -11,7 +11,7 @@
  * inherit needs inherit_thread is pinned. Kernels before 5.13 (the ABI
  * table's release for the bit) refuse it: those cases SKIP.
  *
- * Measured with a uprobe on pc_work_target (lib/sigtrap.h): it traps on
+ * Measured with a uprobe on pc_work_target (lib/work/sigtrap.h): it traps on
  * each call, in whichever thread calls it, on every machine; its signals
  * carry si_perf_type the uprobe PMU's type and si_addr 0. A software event
  * (page faults at known addresses) shows si_addr at work, and a write
@@ -22,7 +22,7 @@
  * On arm64 a breakpoint's handler returns to the instruction that trapped,
  * armed again, and it would trap forever: the catcher disarms breakpoint
  * events there and the watchpoint case calls pc_sigtrap_rearm() before the
- * next trap (lib/sigtrap.h); on x86 that is a no-op. A uprobe's signal
+ * next trap (lib/work/sigtrap.h); on x86 that is a no-op. A uprobe's signal
  * arrives past the probed instruction: nothing to disarm. Past
  * PC_SIGTRAP_LIMIT signals the catcher disables the events: a runaway
  * shows as a wrong count.

@@ -21,7 +21,7 @@
  * So the host sees one meaning on both: user = EL0, kernel = the kernel's
  * level, whichever it is, and exclude_hv never hides the kernel (on VHE it
  * is ignored; without VHE it hides EL2, where the kernel does not run).
- * Each case measures with the exact loop (lib/hw.h) in groups, whose
+ * Each case measures with the exact loop (lib/event/hw.h) in groups, whose
  * members count the same interval, so the statements are equalities. The
  * kernel's exception level (`kernel_el`: 2 with VHE, 1 without) is read
  * from its boot log and pinned by kernel_exception_level, so each

@@ -2,7 +2,7 @@
 /*
  * Instructions of a known loop under the privilege filters. exclude_user
  * "excludes events that happen in user space", exclude_kernel those "in
- * kernel space". The loop (lib/hw.h) runs PC_HW_LOOP_INSNS * n +
+ * kernel space". The loop (lib/event/hw.h) runs PC_HW_LOOP_INSNS * n +
  * PC_HW_LOOP_OVERHEAD user instructions between the system call that
  * enables the event and the one that disables it, and nothing else runs in
  * user mode in between. So:
@@ -55,7 +55,7 @@ static uint64_t count_loop(struct __test_metadata *_metadata, struct perfconf_at
 		SKIP(return, "no exact loop for %s", pc_kernel()->arch); \
 } while (0)
 
-/* The loop runs the instructions lib/hw.h says, counted by ptrace single steps. */
+/* The loop runs the instructions lib/event/hw.h says, counted by ptrace single steps. */
 TEST(loop_matches_single_stepping)
 {
 	REQUIRE_LOOP();

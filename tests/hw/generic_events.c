@@ -15,7 +15,7 @@
  * pinned; where it is, it counts the same instructions.
  *
  * Counting is user-only (exclude_kernel and exclude_hv, perf's ":u"), so
- * the exact loop (lib/hw.h) is all the event can see.
+ * the exact loop (lib/event/hw.h) is all the event can see.
  */
 #include "perfconf.h"
 #include "event/hw.h"
