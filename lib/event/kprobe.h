@@ -5,7 +5,8 @@
  * (kprobe_addr, kprobe_func NULL), and kernel symbol addresses from
  * /proc/kallsyms for the latter.
  *
- * Include it after perfconf.h: REQUIRE_KPROBE_PMU uses the harness.
+ * Its REQUIRE_ macros end a case (SKIP): they expand in a test, where
+ * perfconf.h brings the harness.
  */
 #ifndef PERFCONF_KPROBE_H
 #define PERFCONF_KPROBE_H
@@ -13,6 +14,8 @@
 #include <stdint.h>
 
 #include "abi/uapi.h"
+#include "host/observe.h"
+#include "event/pmu.h"
 
 /*
  * A kprobe on func + offset, or on addr when func is NULL. func must stay

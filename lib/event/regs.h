@@ -46,7 +46,7 @@ struct pc_regs_arch {
 
 /* The table of the arch this test was built for, or NULL when there is none. */
 const struct pc_regs_arch *pc_regs_arch(void);
-/* SKIP a case on an arch without a table (include this header after perfconf.h). */
+/* SKIP a case on an arch without a table (in a test: perfconf.h brings the harness). */
 #define REQUIRE_REGS_TABLE(a) do { \
 	if (!(a)) \
 		SKIP(return, "no perf register table for this arch in lib/event/regs.c"); \

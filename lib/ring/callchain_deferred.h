@@ -6,7 +6,8 @@
  * stack comes afterwards in a PERF_RECORD_CALLCHAIN_DEFERRED record with
  * the same cookie, written to the events that have defer_output.
  *
- * Include it after perfconf.h: the REQUIRE_ macros use the harness.
+ * The REQUIRE_ macros end a case (SKIP): they expand in a test, where
+ * perfconf.h brings the harness.
  */
 #ifndef PERFCONF_CALLCHAIN_DEFERRED_H
 #define PERFCONF_CALLCHAIN_DEFERRED_H
@@ -17,6 +18,8 @@
 
 #include "ring/capture.h"
 #include "ring/record.h"
+#include "host/observe.h"
+#include "host/kernel.h"
 
 /*
  * True when the sample's callchain ends with PERF_CONTEXT_USER_DEFERRED

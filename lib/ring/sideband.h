@@ -10,7 +10,8 @@
  *	const struct pc_record *m = pc_find_mmap(&cap, path, 0);
  *	ASSERT_NE(NULL, m) TH_LOG("no MMAP record for %s", path);
  *
- * Include it after perfconf.h: PC_CAPTURE_OPEN_SINCE uses the harness.
+ * PC_CAPTURE_OPEN_SINCE ends a case (SKIP): it expands in a test, where
+ * perfconf.h brings the harness.
  */
 #ifndef PERFCONF_SIDEBAND_H
 #define PERFCONF_SIDEBAND_H

@@ -9,8 +9,8 @@
  *	struct pc_attr_probe p = pc_attr_probe(&a, "__reserved_2", 1);
  *	EXPECT_ERRNO(EINVAL, p.err);
  *
- * Include it after perfconf.h: its EXPECT_, REQUIRE_ and PROBE_ macros use
- * the harness.
+ * Its EXPECT_, REQUIRE_ and PROBE_ macros expand in a test, where
+ * perfconf.h brings the harness.
  */
 #ifndef PERFCONF_ATTR_PROBE_H
 #define PERFCONF_ATTR_PROBE_H
@@ -21,6 +21,9 @@
 
 #include "abi/abi.h"
 #include "abi/uapi.h"
+#include "host/observe.h"
+#include "host/kernel.h"
+#include "event/event.h"
 
 /* The attr field of that name in the ABI table ("aux_pause", "__reserved_1"), or NULL. */
 const struct pc_abi_field *pc_attr_field(const char *name);

@@ -15,6 +15,8 @@
 #define PERFCONF_BPF_H
 
 #include <stdint.h>
+#include "host/observe.h"
+#include "event/event.h"
 
 #define PC_BPF_TAG_SIZE 8
 
@@ -56,7 +58,7 @@ void pc_bpf_close(struct pc_bpf_prog *p);
 int pc_bpf_jit_harden(void);
 
 /*
- * In a test (include this header after perfconf.h): load a trivial
+ * In a test (perfconf.h brings the harness): load a trivial
  * program called `name` (and with `unload`, close it again) while the
  * event fd is enabled; SKIP where this user may not load BPF programs.
  */

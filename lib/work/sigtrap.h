@@ -32,6 +32,9 @@
 #include <sys/types.h>
 
 #include "abi/uapi.h"
+#include "host/observe.h"
+#include "host/kernel.h"
+#include "event/event.h"
 
 #define PC_TRAP_PERF		6	/* si_code of a perf SIGTRAP */
 #define PC_TRAP_PERF_FLAG_ASYNC	1u	/* si_perf_flags: sent while SIGTRAP was blocked */
@@ -102,7 +105,7 @@ int pc_sigtrap_since(void);
 int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t period);
 
 /*
- * In a test (include this header after perfconf.h): that uprobe into
+ * In a test (perfconf.h brings the harness): that uprobe into
  * *attr, or SKIP where there is no uprobe PMU.
  */
 #define SIGTRAP_UPROBE(attr, func, period) do { \
