@@ -110,6 +110,10 @@
 	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
 } while (0)
 
+/* Read every record of a capture, or fail the case with the reader's message. */
+#define ASSERT_CAPTURE_READ(cap) \
+	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", (cap)->error)
+
 /*
  * errno comparisons by name, so a failure reads "Expected 'EINVAL' == 'OK'".
  * Like the harness's own, they take a trailing TH_LOG(...).

@@ -181,3 +181,10 @@ int pc_capture_open_inherited(struct pc_capture *c, struct perfconf_attr *attr)
 	attr->inherit = 1;
 	return cpu < 0 ? cpu : pc_capture_open(c, attr, 0, cpu);
 }
+
+const struct pc_sample *pc_capture_sample(const struct pc_capture *c, size_t nth)
+{
+	const struct pc_record *r = pc_capture_find(c, PERF_RECORD_SAMPLE, nth);
+
+	return r ? &r->sample : NULL;
+}

@@ -71,6 +71,8 @@ int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_
 int pc_capture_read(struct pc_capture *c);
 /* The nth (from 0) record of a type, or NULL. */
 const struct pc_record *pc_capture_find(const struct pc_capture *c, uint32_t type, size_t nth);
+/* The nth PERF_RECORD_SAMPLE's parsed sample, or NULL. */
+const struct pc_sample *pc_capture_sample(const struct pc_capture *c, size_t nth);
 size_t pc_capture_count(const struct pc_capture *c, uint32_t type);
 /* The distinct record types seen, in order of first arrival: "MMAP2,COMM,EXIT". */
 void pc_capture_types(const struct pc_capture *c, char *buf, size_t len);

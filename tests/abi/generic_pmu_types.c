@@ -41,7 +41,7 @@ TEST(dynamic_pmus_above_generic_types)
 	for (char **p = pmus; *p; p++) {
 		bool is_generic = false;
 
-		for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(generic); i++)
 			is_generic |= !strcmp(*p, generic[i]);
 		/* x86's core PMU "cpu" is PERF_TYPE_RAW; arm64's core PMUs may be too. */
 		if (is_generic || pc_pmu_type(*p) == PERF_TYPE_RAW)

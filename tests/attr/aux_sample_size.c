@@ -60,11 +60,11 @@ TEST(no_size_gives_empty_aux_samples)
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_page_faults(FAULTS));
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	EXPECT_EQ(FAULTS, samples);
 	for (size_t i = 0; i < samples; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		EXPECT_EQ(0, s->aux_size) TH_LOG("sample %zu", i);
 		EXPECT_EQ(getpid(), s->pid);

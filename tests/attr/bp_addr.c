@@ -46,10 +46,6 @@ static int watch(uint64_t addr, bool exclude_kernel)
 	return pc_open(&attr, 0, -1, -1, 0);
 }
 
-#define REQUIRE_BREAKPOINT_PMU() do { \
-	if (!pc_pmu_exists("breakpoint")) \
-		SKIP(return, "no breakpoint PMU on this machine"); \
-} while (0)
 
 /* A kernel text address, or SKIP. Aligned down to 8 for a u64 watchpoint. */
 #define KERNEL_ADDRESS(addr) do { \
@@ -63,7 +59,7 @@ static int watch(uint64_t addr, bool exclude_kernel)
 TEST(the_address_selects_the_variable)
 {
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_BREAKPOINT_PMU();
+	REQUIRE_PMU("breakpoint");
 	int fd = watch((uintptr_t)&second, false);
 	ASSERT_OPEN(fd);
 	EXPECT_EQ(N, writes_counted(fd, 2 * N, N));
@@ -74,7 +70,7 @@ TEST(kernel_address_excluding_the_kernel_is_einval)
 {
 	uint64_t kaddr;
 
-	REQUIRE_BREAKPOINT_PMU();
+	REQUIRE_PMU("breakpoint");
 	KERNEL_ADDRESS(&kaddr);
 	int fd = watch(kaddr, true);
 	EXPECT_GT(0, fd);
@@ -95,7 +91,7 @@ TEST(kernel_address_as_root)
 	struct perfconf_attr x;
 	uint64_t kaddr;
 
-	REQUIRE_BREAKPOINT_PMU();
+	REQUIRE_PMU("breakpoint");
 	KERNEL_ADDRESS(&kaddr);
 	int fd = watch(kaddr, false);
 	pc_observe_errno("write", fd < 0 ? errno : 0);
@@ -117,7 +113,7 @@ TEST(kernel_address_unprivileged)
 	int paranoid = pc_paranoid();
 	uint64_t kaddr;
 
-	REQUIRE_BREAKPOINT_PMU();
+	REQUIRE_PMU("breakpoint");
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
 	KERNEL_ADDRESS(&kaddr);
@@ -144,7 +140,7 @@ TEST(own_memory_unprivileged)
 	int paranoid = pc_paranoid();
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_BREAKPOINT_PMU();
+	REQUIRE_PMU("breakpoint");
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
 	BECOME_NOBODY();

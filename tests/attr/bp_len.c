@@ -46,10 +46,6 @@ static uint64_t writes_at(int fd, const long *offsets, size_t n)
 	return count;
 }
 
-#define REQUIRE_BREAKPOINT_PMU() do { \
-	if (!pc_pmu_exists("breakpoint")) \
-		SKIP(return, "no breakpoint PMU on this machine"); \
-} while (0)
 
 /* Every byte inside counts once; the byte before and the byte after do not. */
 static void check_covers_exactly(struct __test_metadata *_metadata, int fd, uint64_t len)
@@ -76,8 +72,8 @@ TEST(documented_lengths_cover_their_bytes)
 				  HW_BREAKPOINT_LEN_8 };
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_BREAKPOINT_PMU();
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	REQUIRE_PMU("breakpoint");
+	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		int fd = open_watchpoint(lens[i]);
 
 		ASSERT_LE(0, fd) TH_LOG("bp_len %llu: %s", (unsigned long long)lens[i], pc_errno_name(errno));
@@ -88,7 +84,7 @@ TEST(documented_lengths_cover_their_bytes)
 
 TEST(zero_is_einval)
 {
-	REQUIRE_BREAKPOINT_PMU();
+	REQUIRE_PMU("breakpoint");
 	int fd = open_watchpoint(0);
 	EXPECT_GT(0, fd);
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
@@ -101,8 +97,8 @@ TEST(odd_lengths_above_8_are_einval)
 {
 	const uint64_t lens[] = { 9, 12, 24, 4095 };
 
-	REQUIRE_BREAKPOINT_PMU();
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	REQUIRE_PMU("breakpoint");
+	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		int fd = open_watchpoint(lens[i]);
 
 		EXPECT_GT(0, fd) TH_LOG("bp_len %llu accepted", (unsigned long long)lens[i]);
@@ -118,8 +114,8 @@ TEST(other_lengths)
 {
 	const uint64_t lens[] = { 3, 5, 6, 7, 16, 64, 4096 };
 
-	REQUIRE_BREAKPOINT_PMU();
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	REQUIRE_PMU("breakpoint");
+	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		char key[16];
 		int fd = open_watchpoint(lens[i]);
 		int err = fd < 0 ? errno : 0;
@@ -143,7 +139,7 @@ TEST(execute_takes_sizeof_long)
 	uint64_t count;
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_BREAKPOINT_PMU();
+	REQUIRE_PMU("breakpoint");
 	attr.bp_type = HW_BREAKPOINT_X;
 	attr.bp_addr = (uintptr_t)pc_work_target;
 	attr.bp_len = sizeof(long);

@@ -195,7 +195,7 @@ TEST(invalid_types_are_einval)
 
 	if (!pc_pmu_exists("breakpoint"))
 		SKIP(return, "no breakpoint PMU on this machine");
-	for (unsigned int i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
 		int fd = open_bp(types[i], (uintptr_t)&cells[8], types[i] & HW_BREAKPOINT_X ? sizeof(long) : 1);
 
 		EXPECT_GT(0, fd) TH_LOG("bp_type %#x accepted", types[i]);

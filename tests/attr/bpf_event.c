@@ -49,7 +49,7 @@ TEST(load)
 
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
 	LOAD_OR_SKIP(&cap, &prog, 0);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
 
 	ASSERT_NE(NULL, r) TH_LOG("no PROG_LOAD record for program %u", prog.id);
@@ -68,7 +68,7 @@ TEST(unload)
 
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
 	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *load = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
 	const struct pc_record *unload = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_UNLOAD, prog.id);
 
@@ -90,7 +90,7 @@ TEST(each_program_its_own_id)
 	LOAD_OR_SKIP(&cap, &a, 0);
 	LOAD_OR_SKIP(&cap, &b, 0);
 	ASSERT_NE(a.id, b.id);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *ra = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, a.id);
 	const struct pc_record *rb = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, b.id);
 
@@ -117,7 +117,7 @@ TEST(with_ksymbol)
 
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
 	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_NE(NULL, pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id));
 	if (!prog.jited_len)
 		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol");

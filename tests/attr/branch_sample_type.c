@@ -20,7 +20,7 @@ static const char *const names[] = {
 	"in_tx", "no_tx", "cond", "call_stack", "ind_jump", "call", "no_flags", "no_cycles",
 	"type_save", "hw_index", "priv_save", "counters",
 };
-#define NAMED_BITS (sizeof(names) / sizeof(names[0]))
+#define NAMED_BITS (ARRAY_SIZE(names))
 #define PLM_ALL (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
 
 static int sw_branch_errno(uint64_t branch_sample_type)
@@ -38,7 +38,7 @@ TEST(privilege_level_alone_is_einval)
 	const uint64_t plm[] = { PERF_SAMPLE_BRANCH_USER, PERF_SAMPLE_BRANCH_KERNEL,
 				 PERF_SAMPLE_BRANCH_HV, PLM_ALL };
 
-	for (unsigned int i = 0; i < sizeof(plm) / sizeof(plm[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(plm); i++) {
 		EXPECT_ERRNO(EINVAL, sw_branch_errno(plm[i])) TH_LOG("branch_sample_type %#llx",
 								    (unsigned long long)plm[i]);
 	}
@@ -139,7 +139,7 @@ TEST(user_branches_recorded)
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE), entries = 0;
 	ASSERT_LT(0, samples);
 	for (size_t i = 0; i < samples; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		for (uint64_t k = 0; k < s->branch_nr; k++, entries++) {
 			EXPECT_EQ(PC_ADDR_TEXT, pc_addr_class(s->branches[k].to))

@@ -75,7 +75,7 @@ TEST(elf_file_gives_its_build_id)
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "build_id");
 	void *p = map_self(cap.fd, PROT_READ | PROT_EXEC, path);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record at %p", p);
@@ -105,7 +105,7 @@ TEST(file_without_build_id_keeps_inode)
 	int err = pc_map_temp_file_enabled(cap.fd, &m, pc_page_size(), pc_page_size(),
 					   PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
 	ASSERT_ERRNO(0, -err);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m.path);
@@ -132,7 +132,7 @@ TEST(data_mapping_carries_it_too)
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "build_id");
 	void *p = map_self(cap.fd, PROT_READ, path);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record at %p", p);
@@ -161,7 +161,7 @@ TEST(without_mmap2_the_mmap_record_is_unchanged)
 		return;
 	void *p = map_self(cap.fd, PROT_READ | PROT_EXEC, path);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);

@@ -126,7 +126,7 @@ TEST(mkdir_reports_the_new_cgroup)
 	int err = make_and_remove(&m, cg, 1);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	MADE_OR_SKIP(err);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(1, pc_capture_count(&cap, PERF_RECORD_CGROUP));
 	expect_made(_metadata, &cap, &cg[0]);
 	pc_capture_close(&cap);
@@ -149,7 +149,7 @@ TEST(nested_cgroups)
 	int err = make_and_remove(&m, cg, 2);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	MADE_OR_SKIP(err);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_CGROUP));
 	expect_made(_metadata, &cap, &cg[0]);
 	expect_made(_metadata, &cap, &cg[1]);
@@ -175,7 +175,7 @@ TEST(rmdir_reports_nothing)
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, enabled);
 	ASSERT_ERRNO(0, err);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_CGROUP));
 	pc_capture_close(&cap);
 }

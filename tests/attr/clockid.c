@@ -54,7 +54,7 @@ static void times_in_domain(struct __test_metadata *_metadata, clockid_t clock)
 	pc_work_set_comm("pc-clockid");
 	int64_t after = now(clock);
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	const struct pc_record *s = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
 	const struct pc_record *comm = pc_capture_find(&cap, PERF_RECORD_COMM, 0);
@@ -109,7 +109,7 @@ TEST(other_clocks_are_refused)
 		{ "n12345", 12345 },
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 		attr.use_clockid = 1;
@@ -142,12 +142,12 @@ TEST(clocks_per_pmu)
 	char key[64];
 
 	pmus[3].have = !pc_attr_tracepoint(&pmus[3].attr, "syscalls", "sys_enter_getppid");
-	for (size_t p = 0; p < sizeof(pmus) / sizeof(pmus[0]); p++) {
+	for (size_t p = 0; p < ARRAY_SIZE(pmus); p++) {
 		if (!pmus[p].have)
 			continue;
 		/* Held open so that a tracepoint is registered once, not per probe. */
 		int anchor = pc_open(&pmus[p].attr, 0, -1, -1, 0);
-		for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
+		for (size_t c = 0; c < ARRAY_SIZE(clocks); c++) {
 			struct perfconf_attr attr = pmus[p].attr;
 
 			attr.use_clockid = 1;

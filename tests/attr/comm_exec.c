@@ -36,7 +36,7 @@ static int exec_comm_misc(struct __test_metadata *_metadata, int comm_exec)
 	pid_t child = pc_work_exec("exit");
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, child, 0);
 
 	EXPECT_NE(NULL, r) TH_LOG("no COMM record from the exec'd child %d", child);
@@ -76,7 +76,7 @@ TEST(rename_is_not_an_exec)
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_set_comm("pc-not-exec"));
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, gettid(), 0);
 
 	ASSERT_NE(NULL, r);
@@ -96,7 +96,7 @@ TEST(alone_asks_for_nothing)
 	pid_t child = pc_work_exec("exit");
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_COMM));
 	pc_capture_close(&cap);
 }

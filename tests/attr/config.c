@@ -35,7 +35,7 @@ static const struct { uint64_t config; const char *name; } known[] = {
 	{ PERF_COUNT_SW_DUMMY, "dummy" },
 	{ PERF_COUNT_SW_BPF_OUTPUT, "bpf_output" },
 };
-#define NKNOWN (sizeof(known) / sizeof(known[0]))
+#define NKNOWN (ARRAY_SIZE(known))
 #define SW_CGROUP_SWITCHES 11	/* since 5.13 */
 
 TEST(software_configs_open)
@@ -60,7 +60,7 @@ TEST(config_selects_the_event)
 		{ PERF_COUNT_SW_EMULATION_FAULTS, 0 },
 		{ PERF_COUNT_SW_DUMMY, 0 },
 	};
-	enum { NCASES = sizeof(cases) / sizeof(cases[0]) };
+	enum { NCASES = ARRAY_SIZE(cases) };
 	int fds[NCASES];
 
 	for (int i = 0; i < NCASES; i++) {
@@ -141,7 +141,7 @@ TEST(far_configs_are_enoent)
 {
 	static const uint64_t configs[] = { 1000, 1ULL << 32, 1ULL << 63, UINT64_MAX };
 
-	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(configs); i++) {
 		struct perfconf_attr attr = pc_attr_sw(configs[i]);
 
 		EXPECT_ERRNO(ENOENT, pc_open_errno(&attr, 0, -1, -1, 0))

@@ -55,7 +55,7 @@ TEST(task_switches_alternate_out_and_in)
 	pid_t partner = pc_work_context_switches(SWITCHES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, partner) TH_LOG("ping-pong: %s", pc_errno_name(-partner));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SWITCH_CPU_WIDE))
 		TH_LOG("a task event got CPU-wide switch records");
 	size_t n = pc_capture_count(&cap, PERF_RECORD_SWITCH);
@@ -108,7 +108,7 @@ TEST(woken_rt_task_preempts)
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	pc_child_kill(&partner);
 	ASSERT_ERRNO(0, -err);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	for (size_t k = 0; !preempted && pc_capture_find(&cap, PERF_RECORD_SWITCH, k); k++) {
 		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SWITCH, k);
 
@@ -146,7 +146,7 @@ TEST(cpu_wide_records_name_next_and_prev)
 	pid_t partner = pc_work_context_switches(SWITCHES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, partner) TH_LOG("ping-pong: %s", pc_errno_name(-partner));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(0, pc_capture_count(&cap, PERF_RECORD_LOST)) TH_LOG("the ring overflowed");
 	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SWITCH));
 

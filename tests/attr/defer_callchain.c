@@ -43,7 +43,7 @@ TEST(samples_end_with_the_deferred_marker)
 	ASSERT_LE(FAULTS, samples);
 	REQUIRE_DEFERRED_SAMPLES(&cap);
 	for (size_t i = 0; i < samples; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		uint64_t cookie = 0;
 
 		EXPECT_TRUE(pc_sample_deferred(s, &cookie)) TH_LOG("sample %zu: %llu entries, not deferred",
@@ -115,10 +115,10 @@ TEST(each_kernel_entry_has_its_own_cookie)
 		uint64_t cookie, earlier;
 		bool seen = false;
 
-		if (!pc_sample_deferred(&pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample, &cookie))
+		if (!pc_sample_deferred(pc_capture_sample(&cap, i), &cookie))
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = pc_sample_deferred(&pc_capture_find(&cap, PERF_RECORD_SAMPLE, j)->sample, &earlier) &&
+			seen = pc_sample_deferred(pc_capture_sample(&cap, j), &earlier) &&
 			       earlier == cookie;
 		distinct += !seen;
 	}

@@ -57,7 +57,7 @@ TEST(side_band_event_receives_the_records)
 	EXPECT_EQ(0, pc_capture_count(&s, PC_RECORD_CALLCHAIN_DEFERRED));
 	EXPECT_EQ(samples, pc_capture_count(&d, PC_RECORD_CALLCHAIN_DEFERRED));
 	for (size_t i = 0; i < samples; i++) {
-		const struct pc_sample *smp = &pc_capture_find(&s, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *smp = pc_capture_sample(&s, i);
 		uint64_t cookie;
 
 		ASSERT_TRUE(pc_sample_deferred(smp, &cookie)) TH_LOG("sample %zu not deferred", i);

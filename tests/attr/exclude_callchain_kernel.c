@@ -53,7 +53,7 @@ TEST(kernel_part_present_without_the_bit)
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < FAULTS; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		long user = pc_callchain_find(s, PERF_CONTEXT_USER);
 
 		ASSERT_LE(2, s->callchain_nr);
@@ -77,7 +77,7 @@ TEST(kernel_part_absent)
 	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
 	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < FAULTS; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		ASSERT_LE(2, s->callchain_nr);
 		EXPECT_EQ(0, pc_callchain_count(s, PERF_CONTEXT_KERNEL));

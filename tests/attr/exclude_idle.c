@@ -78,11 +78,11 @@ TEST(cpu_wide_samples_skip_idle)
 	spin_ms(10);
 	usleep(20000);
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE), mine = 0;
 	for (size_t i = 0; i < samples; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		EXPECT_NE(0, s->tid) TH_LOG("sample %zu was taken in the idle task", i);
 		mine += s->pid == (uint32_t)getpid();

@@ -32,7 +32,7 @@ static void sample_faults(struct __test_metadata *_metadata, uint64_t value, int
 	pc_faults_unmap(&f);
 	ASSERT_EQ(0, pc_read_count(cap->fd, &count));
 	EXPECT_EQ(FAULTS, count);
-	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", cap->error);
+	ASSERT_CAPTURE_READ(cap);
 }
 
 TEST(without_freq_the_value_is_a_period)
@@ -103,7 +103,7 @@ TEST(breakpoint_in_frequency_mode)
 	pc_work_calls(1000);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(1000, count);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	ASSERT_LE(1, samples);

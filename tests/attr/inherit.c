@@ -232,13 +232,13 @@ TEST(sample_read)
 	pc_work_calls(2);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	uint64_t mine = 0, childs = 0;
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	EXPECT_EQ(9, samples);
 	for (size_t i = 0; i < samples; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		uint64_t *seen = s->pid == (uint32_t)child ? &childs : &mine;
 
 		EXPECT_TRUE(s->pid == (uint32_t)child || s->pid == (uint32_t)getpid())

@@ -116,7 +116,7 @@ TEST_F(family, child_exit)
 	pid_t child = pc_work_in_child("calls 123");
 	ASSERT_LT(0, child);
 	ASSERT_EQ(0, pc_disable(self->cap.fd));
-	ASSERT_LE(0, pc_capture_read(&self->cap)) TH_LOG("%s", self->cap.error);
+	ASSERT_CAPTURE_READ(&self->cap);
 	check_exit_record(_metadata, &self->cap, variant->inherit_stat, self->id, child, child, 123);
 	EXPECT_EQ(variant->inherit_stat, pc_capture_count(&self->cap, PERF_RECORD_READ));
 
@@ -138,7 +138,7 @@ TEST_F(family, each_child_and_thread)
 	ASSERT_LT(0, second);
 	ASSERT_LT(0, thread);
 	ASSERT_EQ(0, pc_disable(self->cap.fd));
-	ASSERT_LE(0, pc_capture_read(&self->cap)) TH_LOG("%s", self->cap.error);
+	ASSERT_CAPTURE_READ(&self->cap);
 
 	check_exit_record(_metadata, &self->cap, variant->inherit_stat, self->id, first, first, 123);
 	check_exit_record(_metadata, &self->cap, variant->inherit_stat, self->id, second, second, 45);

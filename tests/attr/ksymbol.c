@@ -48,7 +48,7 @@ TEST(load_registers_the_program)
 
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
 	LOAD_OR_SKIP(&cap, &prog, 0);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_ksymbol(&cap, prog.ksym, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no KSYMBOL record named %s", prog.ksym);
@@ -73,7 +73,7 @@ TEST(unload_unregisters_it)
 
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
 	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *reg = pc_find_ksymbol(&cap, prog.ksym, 0);
 	const struct pc_record *unreg = pc_find_ksymbol(&cap, prog.ksym,
 							PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
@@ -96,7 +96,7 @@ TEST(off_gives_no_symbols)
 
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
 	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_NE(0, pc_capture_count(&cap, PERF_RECORD_BPF_EVENT));
 	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_KSYMBOL));
 	pc_capture_close(&cap);

@@ -45,7 +45,7 @@ TEST(exec_mapping_is_recorded)
 
 	ASSERT_ERRNO(0, -open_mmap(&cap));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PAGES, PROT_READ | PROT_EXEC, 0));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(1, pc_count_mmap(&cap, m.path)) TH_LOG("one mapping, one record");
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
 
@@ -68,7 +68,7 @@ TEST(pgoff_is_the_file_offset)
 
 	ASSERT_ERRNO(0, -open_mmap(&cap));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, 2, PROT_READ | PROT_EXEC, 2));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record for %s", m.path);
@@ -88,7 +88,7 @@ TEST(data_mapping_is_not_recorded)
 	ASSERT_ERRNO(0, -open_mmap(&cap));
 	ASSERT_ERRNO(0, -map_file(&cap, &data, PAGES, PROT_READ | PROT_WRITE, 0));
 	ASSERT_ERRNO(0, -map_file(&cap, &code, PAGES, PROT_READ | PROT_EXEC, 0));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(0, pc_count_mmap(&cap, data.path)) TH_LOG("a data mapping was reported");
 	EXPECT_EQ(NULL, pc_find_mmap_at(&cap, data.addr, 0));
 	EXPECT_EQ(1, pc_count_mmap(&cap, code.path)) TH_LOG("the exec mapping after it was not");
@@ -107,7 +107,7 @@ TEST(anonymous_exec_mapping)
 	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
 					 -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);
@@ -145,7 +145,7 @@ TEST(exec_maps_the_new_image)
 	pid_t child = pc_work_exec("exit");
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, child) TH_LOG("exec helper: %s", pc_errno_name(-child));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	const struct pc_record *r = pc_find_mmap(&cap, exe, 0);
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record names %s", exe);

@@ -64,7 +64,7 @@ TEST(exec_mapping_identifies_the_file)
 
 	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_EXEC, MAP_PRIVATE));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	/* One record, and it is an MMAP2: no MMAP beside it. */
 	ASSERT_EQ(1, pc_count_mmap(&cap, m.path));
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
@@ -87,7 +87,7 @@ TEST(shared_writable_mapping)
 
 	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m.path);
@@ -110,7 +110,7 @@ TEST(locked_mapping)
 	if (err == -EAGAIN || err == -EPERM)
 		SKIP(return, "this process may not lock memory (%s)", pc_errno_name(-err));
 	ASSERT_ERRNO(0, -err);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m.path);
@@ -128,7 +128,7 @@ TEST(data_mapping_with_mmap_data)
 
 	ASSERT_ERRNO(0, -open_mmap2(&cap, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ, MAP_PRIVATE));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(1, pc_count_mmap(&cap, m.path));
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
 
@@ -150,7 +150,7 @@ TEST(anonymous_mapping_has_no_inode)
 	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
 					 -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record at %p", p);

@@ -44,7 +44,7 @@ TEST(data_mapping_is_recorded)
 
 	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_WRITE));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(1, pc_count_mmap(&cap, m.path)) TH_LOG("one mapping, one record");
 	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
 
@@ -68,7 +68,7 @@ TEST(exec_mapping_is_not_recorded)
 	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &code, PROT_READ | PROT_EXEC));
 	ASSERT_ERRNO(0, -map_file(&cap, &data, PROT_READ));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(0, pc_count_mmap(&cap, code.path)) TH_LOG("an exec mapping was reported");
 	EXPECT_EQ(1, pc_count_mmap(&cap, data.path)) TH_LOG("the data mapping after it was not");
 	pc_unmap_guarded(code.addr, code.len);
@@ -85,7 +85,7 @@ TEST(with_mmap_both_kinds_are_told_apart)
 	ASSERT_ERRNO(0, -open_mmap(&cap, 1, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &code, PROT_READ | PROT_EXEC));
 	ASSERT_ERRNO(0, -map_file(&cap, &data, PROT_READ));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *c = pc_find_mmap(&cap, code.path, 0);
 	const struct pc_record *d = pc_find_mmap(&cap, data.path, 0);
 
@@ -110,7 +110,7 @@ TEST(anonymous_data_mapping)
 	void *p = pc_map_guarded_enabled(cap.fd, 2 * page, PROT_READ | PROT_WRITE,
 					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);
@@ -137,7 +137,7 @@ TEST(sysv_shared_memory)
 	/* Gone once detached, whatever happens next. */
 	shmctl(id, IPC_RMID, NULL);
 	ASSERT_NE((void *)-1, p);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);

@@ -113,7 +113,7 @@ TEST(unshare_reports_the_new_namespace)
 	ASSERT_ERRNO(0, err);
 	ns_ids_of(getpid(), &after);
 	ASSERT_NE(before.ino[1], after.ino[1]) TH_LOG("unshare kept the UTS namespace");
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_NAMESPACES, gettid()));
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, gettid(), 0);
 
@@ -137,7 +137,7 @@ TEST(fork_reports_the_child)
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, child);
 	ns_ids_of(getpid(), &ours);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_NAMESPACES, child));
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, child, 0);
 
@@ -171,7 +171,7 @@ TEST(child_unshare_after_fork)
 	ns_ids_of(getpid(), &ours);
 	ns_ids_of(pid, &theirs);
 	ASSERT_EQ(0, pc_child_finish(&child));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(2, pc_count_tid(&cap, PERF_RECORD_NAMESPACES, pid));
 
 	const struct pc_record *at_fork = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, pid, 0);

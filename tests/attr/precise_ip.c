@@ -103,7 +103,7 @@ TEST(software_samples_have_no_skid)
 			continue;	/* refused: pinned above */
 		ASSERT_EQ(0, pc_faults_map(&f, 4));
 		ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, 3));
-		ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+		ASSERT_CAPTURE_READ(&cap);
 		ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE)) TH_LOG("precise_ip %u", p);
 		for (size_t k = 0; k < 3; k++) {
 			const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, k);

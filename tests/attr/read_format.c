@@ -168,7 +168,7 @@ TEST(short_buffer_is_enospc)
 	const uint64_t formats[] = { 0, TIMES | PERF_FORMAT_ID, PERF_FORMAT_GROUP | PERF_FORMAT_ID };
 	uint64_t buf[16];
 
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
 		int fd = open_faults(PERF_COUNT_SW_PAGE_FAULTS, formats[i], -1);
 
 		ASSERT_OPEN(fd);
@@ -206,7 +206,7 @@ TEST(lost_counts_samples_that_did_not_fit)
 	pc_work_page_faults(FAULTS);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	read_values(_metadata, cap.fd, rf, 1, &v);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	size_t kept = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	EXPECT_EQ(FAULTS, v.values[0].value);

@@ -34,7 +34,7 @@ static int record_around(struct __test_metadata *_metadata, struct pc_capture *c
 	ASSERT_EQ(0, pc_enable(cap->fd));
 	int ret = work(arg);
 	ASSERT_EQ(0, pc_disable(cap->fd));
-	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", cap->error);
+	ASSERT_CAPTURE_READ(cap);
 	return ret;
 }
 

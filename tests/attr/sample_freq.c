@@ -37,7 +37,7 @@ static void measure_rate(struct __test_metadata *_metadata, uint64_t config)
 	}
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &ns));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	uint64_t expected = ns * FREQ / 1000000000ULL;

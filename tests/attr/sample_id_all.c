@@ -66,7 +66,7 @@ static const struct pc_record *renamed(struct __test_metadata *_metadata, struct
 	ASSERT_EQ(0, pc_enable(cap->fd));
 	ASSERT_EQ(0, pc_work_set_comm(NAME));
 	ASSERT_EQ(0, pc_disable(cap->fd));
-	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", cap->error);
+	ASSERT_CAPTURE_READ(cap);
 	return pc_find_tid(cap, PERF_RECORD_COMM, gettid(), 0);
 }
 
@@ -180,7 +180,7 @@ TEST(on_every_record_type)
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_ERRNO(0, -err);
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	for (size_t i = 0; i < cap.nr; i++) {
 		const struct pc_record *r = &cap.recs[i].rec;
 
@@ -213,7 +213,7 @@ TEST(inherited_event_ids)
 	pid_t child = pc_work_in_child("comm pc-child");
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *comm = pc_find_tid(&cap, PERF_RECORD_COMM, child, 0);
 	const struct pc_record *exit = pc_find_tid(&cap, PERF_RECORD_EXIT, child, 0);
 	const struct pc_record *fork = pc_find_tid(&cap, PERF_RECORD_FORK, child, 0);

@@ -81,13 +81,13 @@ static void sample_deep_fault(struct __test_metadata *_metadata, uint16_t limit,
 	fault_deep(&f);
 	ASSERT_EQ(0, pc_disable(cap->fd));
 	pc_faults_unmap(&f);
-	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", cap->error);
+	ASSERT_CAPTURE_READ(cap);
 	ASSERT_EQ(1, pc_capture_count(cap, PERF_RECORD_SAMPLE));
 }
 
 static const struct pc_sample *the_sample(const struct pc_capture *cap)
 {
-	return &pc_capture_find(cap, PERF_RECORD_SAMPLE, 0)->sample;
+	return pc_capture_sample(cap, 0);
 }
 
 /*
@@ -149,8 +149,8 @@ TEST(each_event_its_own_limit)
 	ASSERT_EQ(0, pc_disable(cb.fd));
 	ASSERT_EQ(0, pc_disable(ca.fd));
 	pc_faults_unmap(&f);
-	ASSERT_LE(0, pc_capture_read(&ca)) TH_LOG("%s", ca.error);
-	ASSERT_LE(0, pc_capture_read(&cb)) TH_LOG("%s", cb.error);
+	ASSERT_CAPTURE_READ(&ca);
+	ASSERT_CAPTURE_READ(&cb);
 	ASSERT_EQ(1, pc_capture_count(&ca, PERF_RECORD_SAMPLE));
 	ASSERT_EQ(1, pc_capture_count(&cb, PERF_RECORD_SAMPLE));
 	size_t na = addresses(the_sample(&ca)), nb = addresses(the_sample(&cb));

@@ -38,7 +38,7 @@ TEST(every_nth_fault_is_sampled)
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
 	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	EXPECT_EQ(FAULTS, count);
 	ASSERT_EQ(FAULTS / 4, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
@@ -62,7 +62,7 @@ TEST(remainder_is_counted_not_sampled)
 	ASSERT_EQ(0, pc_faults_map(&f, 11 + 1));
 	pc_faults_enabled(&f, cap.fd, 11);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(11, count);
 	EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	pc_faults_unmap(&f);
@@ -80,7 +80,7 @@ TEST(period_zero_writes_no_samples)
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
 	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(FAULTS, count);
 	EXPECT_EQ(0, cap.nr);
 	pc_faults_unmap(&f);
@@ -104,7 +104,7 @@ TEST(breakpoint_period)
 	pc_work_calls(700);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(700, count);
 	ASSERT_EQ(100, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 100; k++) {
@@ -134,7 +134,7 @@ TEST(tracepoint_period)
 		syscall(SYS_getppid);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(500, count);
 	size_t n = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	EXPECT_EQ(100, n);
@@ -190,7 +190,7 @@ TEST(periods_add_up_to_count)
 			ASSERT_EQ(0, pc_disable(cap.fd));
 		}
 		ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-		ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+		ASSERT_CAPTURE_READ(&cap);
 		size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 		for (size_t k = 0; k < samples; k++)
 			sum += pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.period;
@@ -221,7 +221,7 @@ TEST(largest_period_never_overflows)
 	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
 	pc_faults_enabled(&f, cap.fd, FAULTS);
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(FAULTS, count);
 	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	pc_faults_unmap(&f);

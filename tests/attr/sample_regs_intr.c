@@ -36,7 +36,7 @@ TEST(kernel_state_in_a_kernel_sample)
 
 	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < CALLS; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		uint64_t ip = 0, sp = 0, uip = 0, usp = 0;
 
 		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_intr_abi);
@@ -67,7 +67,7 @@ TEST(user_state_in_a_user_mode_sample)
 	REQUIRE_REGS_TABLE(a);
 	CAPTURE_PROBE_CALLS(&cap, PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR, a->gprs, a->gprs);
 	for (unsigned int i = 0; i < CALLS; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		expect_probe_entry(_metadata, a, s->regs_intr_abi, s->regs_intr_nr, s->regs_intr, i);
 		const unsigned int same[] = { a->ip, a->sp, a->arg[0], a->arg[1] };

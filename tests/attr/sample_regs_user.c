@@ -27,7 +27,7 @@ TEST(every_general_register_in_bit_order)
 	REQUIRE_REGS_TABLE(a);
 	CAPTURE_PROBE_CALLS(&cap, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER, a->gprs, 0);
 	for (unsigned int i = 0; i < CALLS; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		uint64_t ip = expect_probe_entry(_metadata, a, s->regs_user_abi, s->regs_user_nr,
 						 s->regs_user, i);
@@ -46,7 +46,7 @@ TEST(one_register)
 	REQUIRE_REGS_TABLE(a);
 	CAPTURE_PROBE_CALLS(&cap, PERF_SAMPLE_REGS_USER, PC_REG(a->arg[0]), 0);
 	for (unsigned int i = 0; i < CALLS; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);
 		ASSERT_EQ(1, s->regs_user_nr);
@@ -115,7 +115,7 @@ TEST(user_registers_of_a_kernel_sample)
 
 	ASSERT_EQ(CALLS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (unsigned int i = 0; i < CALLS; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		uint64_t ip = 0;
 
 		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);

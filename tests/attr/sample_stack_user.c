@@ -39,7 +39,7 @@ TEST(not_a_multiple_of_8_is_einval)
 	const uint32_t sizes[] = { 1, 4, 12, 4100, 65532 };
 
 	SKIP_IF_NO_STACK_DUMP(open_with_size(8, PERF_SAMPLE_STACK_USER));
-	for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		EXPECT_ERRNO(EINVAL, open_with_size(sizes[i], PERF_SAMPLE_STACK_USER)) TH_LOG("size %u", sizes[i]);
 	}
 }
@@ -51,7 +51,7 @@ TEST(limit_is_below_65535)
 
 	SKIP_IF_NO_STACK_DUMP(open_with_size(8, PERF_SAMPLE_STACK_USER));
 	EXPECT_ERRNO(0, open_with_size(65528, PERF_SAMPLE_STACK_USER));
-	for (unsigned int i = 0; i < sizeof(too_big) / sizeof(too_big[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(too_big); i++) {
 		EXPECT_ERRNO(EINVAL, open_with_size(too_big[i], PERF_SAMPLE_STACK_USER))
 			TH_LOG("size %u", too_big[i]);
 	}

@@ -108,7 +108,7 @@ TEST(ip_tid_addr)
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
 	pc_faults_enabled(&f, cap.fd, 8);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(8, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 8; k++) {
 		const struct pc_sample *s = sample(&cap, k);
@@ -135,7 +135,7 @@ TEST(cpu_and_time)
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 9));
 	pc_faults_enabled(&f, cap.fd, 8);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(8, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	uint64_t last = 0;
 	for (size_t k = 0; k < 8; k++) {
@@ -164,7 +164,7 @@ TEST(id_stream_id_identifier)
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, pc_faults_map(&f, 4));
 	pc_faults_enabled(&f, cap.fd, 3);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 3; k++) {
 		EXPECT_EQ(id, sample(&cap, k)->identifier);
@@ -236,7 +236,7 @@ TEST(inherited_id_is_the_opened_event)
 	pid_t child = pc_work_in_child("faults 4");
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_LT(0, child);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	for (size_t k = 0; k < pc_capture_count(&cap, PERF_RECORD_SAMPLE); k++) {
 		const struct pc_sample *s = sample(&cap, k);
 
@@ -266,7 +266,7 @@ TEST(read_and_period)
 	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_faults_map(&f, 6));
 	pc_faults_enabled(&f, cap.fd, 5);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(5, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 5; k++) {
 		const struct pc_sample *s = sample(&cap, k);
@@ -290,7 +290,7 @@ TEST(callchain_starts_at_ip)
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(&f, 4));
 	pc_faults_enabled(&f, cap.fd, 3);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = sample(&cap, k);
@@ -370,7 +370,7 @@ TEST(raw_on_tracepoint)
 	for (int i = 0; i < 3; i++)
 		syscall(SYS_getppid);
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = sample(&cap, k);

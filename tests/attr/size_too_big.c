@@ -37,7 +37,7 @@ TEST(larger_with_zero_tail_is_accepted)
 	const uint32_t sizes[] = { kernel_size + 8, kernel_size + 64, (uint32_t)page_size() };
 
 	ASSERT_NE(0, kernel_size);
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		EXPECT_ERRNO(0, open_big(sizes[i], 0, &after))
 			TH_LOG("size %u with a zero tail", sizes[i]);
 		EXPECT_EQ(sizes[i], after) TH_LOG("a successful open rewrote attr.size");

@@ -85,7 +85,7 @@ TEST(sizes_between_versions)
 	uint32_t kernel_size = pc_kernel_attr_size();
 	char key[32];
 
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		int err = open_with_size(sizes[i]);
 
 		snprintf(key, sizeof(key), "size.%u", sizes[i]);

@@ -101,7 +101,7 @@ TEST(exit_of_the_monitored_task)
 	int finished = pc_child_finish(&child);
 	ASSERT_ERRNO(0, -err);
 	ASSERT_EQ(0, finished);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	const struct pc_record *exit = only_record(_metadata, &cap, PERF_RECORD_EXIT, pid);
 
 	EXPECT_EQ(pid, exit->task.pid);

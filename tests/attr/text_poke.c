@@ -132,7 +132,7 @@ TEST(patched_tail_call_is_reported)
 	ASSERT_ERRNO(0, -err);
 	if (!p.caller.jited_addr || !p.target.jited_addr || !p.image_len)
 		SKIP(return, "the kernel hides BPF code and addresses from this user");
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	/* Was the call site patched at all? Look for the jump in the code. */
 	bool patched = false;
@@ -179,7 +179,7 @@ TEST(off_reports_nothing)
 	int err = fill_slot(cap.fd, &p);
 	SKIP_UNLESS_PATCHABLE(err);
 	ASSERT_ERRNO(0, -err);
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_TEXT_POKE));
 	release(&p);
 	pc_capture_close(&cap);

@@ -110,7 +110,7 @@ TEST(no_such_type_is_enoent)
 {
 	static const uint32_t types[] = { INT_MAX, (uint32_t)INT_MAX + 1, UINT32_MAX };
 
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		struct perfconf_attr attr = pc_attr(types[i], 0);
 
 		EXPECT_ERRNO(ENOENT, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("type %#x", types[i]);

@@ -82,7 +82,7 @@ TEST(every_record_type_counts)
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	ASSERT_EQ(0, pc_work_set_comm("pc-wm-comm"));
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(1, pc_capture_count(&cap, PERF_RECORD_COMM));
 	uint32_t comm_size = pc_capture_find(&cap, PERF_RECORD_COMM, 0)->size;
 	pc_capture_close(&cap);
@@ -101,7 +101,7 @@ TEST(every_record_type_counts)
 	ASSERT_EQ(0, pc_work_page_faults(1));
 	int after_sample = pc_pollin(cap.fd);
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(1, pc_capture_count(&cap, PERF_RECORD_COMM));
 	ASSERT_LE(1, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	EXPECT_FALSE(after_comm) TH_LOG("%u bytes woke a %u-byte watermark", comm_size, comm_size + 8);

@@ -52,7 +52,7 @@ TEST(ring_fills_from_the_end)
 		(const void *)(cap.ring.data + (head & (cap.ring.data_size - 1)));
 	EXPECT_EQ(pc_faults_addr(&f, 8), *(const uint64_t *)(newest + 1));
 
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(8, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 8; k++) {
 		EXPECT_EQ(pc_faults_addr(&f, 1 + k), pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.addr);
@@ -73,7 +73,7 @@ TEST(newest_records_stay_after_wrapping)
 	ASSERT_EQ(0, pc_faults_map(&f, n + 1));
 	pc_faults_enabled(&f, cap.fd, n);
 	EXPECT_EQ(-(int64_t)(n * SAMPLE_SIZE), (int64_t)pc_ring_head(&cap.ring));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(per_ring, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < per_ring; k++) {
 		uint64_t addr = pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.addr;
@@ -109,7 +109,7 @@ TEST(paused_ring_is_not_written)
 	ASSERT_EQ(0, ioctl(cap.fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
 	pc_faults_next(&f, 1);
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	char types[64];
 	pc_capture_types(&cap, types, sizeof(types));
 	EXPECT_STREQ("SAMPLE,LOST", types);

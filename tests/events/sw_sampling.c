@@ -24,13 +24,13 @@ TEST(one_sample_per_fault)
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_work_page_faults(PAGES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	ASSERT_EQ(PAGES, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	uint64_t last_time = 0, last_page = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	for (size_t i = 0; i < PAGES; i++) {
-		const struct pc_sample *s = &pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample;
+		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
 		EXPECT_EQ(getpid(), s->pid);
 		EXPECT_EQ(syscall(SYS_gettid), s->tid);
@@ -58,7 +58,7 @@ TEST(period_four)
 	pc_work_page_faults(PAGES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(PAGES, count);
 	EXPECT_EQ(PAGES / 4, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	pc_capture_close(&cap);
@@ -83,7 +83,7 @@ TEST(periods_add_up_to_count)
 	pc_work_page_faults(PAGES);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	for (size_t i = 0; i < samples; i++)
 		sum += pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample.period;

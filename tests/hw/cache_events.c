@@ -70,7 +70,7 @@ TEST(beyond_the_abi_is_refused)
 	};
 
 	REQUIRE_HW_PMU();
-	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct perfconf_attr attr = pc_attr(PERF_TYPE_HW_CACHE, cases[i].config);
 
 		attr.exclude_kernel = 1;

@@ -77,7 +77,7 @@ TEST(user_only_is_exact)
 	int64_t trap = -1;
 
 	REQUIRE_LOOP();
-	for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		uint64_t count = count_loop(_metadata, instructions(0, 1), sizes[i]);
 		int64_t extra = (int64_t)(count - pc_hw_loop_insns(sizes[i]));
 

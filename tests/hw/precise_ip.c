@@ -67,7 +67,7 @@ TEST(accepted_levels_sample)
 		if (pc_capture_open(&cap, &attr, 0, -1))
 			continue;	/* refused: pinned above */
 		ASSERT_EQ(0, pc_hw_loop_fd(cap.fd, 0, N));
-		ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+		ASSERT_CAPTURE_READ(&cap);
 		size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 		if (p == 0)
 			base = samples;

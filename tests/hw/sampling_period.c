@@ -38,7 +38,7 @@ static void sample(struct __test_metadata *_metadata, uint64_t config, uint64_t 
 	ASSERT_EQ(0, err) TH_LOG("%s", pc_errno_name(-err));
 	ASSERT_EQ(0, pc_hw_loop_fd(cap.fd, 0, n));
 	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_LE(0, pc_capture_read(&cap)) TH_LOG("%s", cap.error);
+	ASSERT_CAPTURE_READ(&cap);
 
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	for (size_t i = 0; i < samples; i++) {
