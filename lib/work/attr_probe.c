@@ -135,7 +135,7 @@ struct pc_attr_probe pc_attr_probe(const struct perfconf_attr *attr, const char 
 }
 
 int pc_attr_probe_in_software_group_errno(const struct perfconf_attr *attr, const char *name,
-				    uint64_t value)
+					  uint64_t value)
 {
 	struct perfconf_attr dummy = pc_attr_sw(PERF_COUNT_SW_DUMMY);
 	int leader = pc_open(&dummy, 0, -1, -1, 0);
