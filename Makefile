@@ -98,6 +98,7 @@ run: all
 # baseline (TEST_TARGETS= skips the qemu part).
 TEST_TARGETS ?= x86_64-6.1 arm64-6.1
 test: all
+	@scripts/check-lib.sh
 	@scripts/run-unit.sh $(B) $(UNIT_BIN)
 	@scripts/run-suite.sh $(B) --gate suite $(PERFCONF_ARGS)
 	$(if $(strip $(TEST_TARGETS)),@$(RUNNER) matrix $(TEST_TARGETS))

@@ -89,7 +89,7 @@
 } while (0)
 
 /*
- * The syscalls:sys_enter_getppid tracepoint (pc_getppid_calls fires it) into
+ * The syscalls:sys_enter_getppid tracepoint (pc_work_getppid_calls fires it) into
  * *attr; SKIP where it is not here (no tracefs, or no FTRACE_SYSCALLS).
  */
 #define GETPPID_TRACEPOINT(attr) do { \

@@ -45,8 +45,8 @@ int cmd_abi(int argc, char **argv)
 		return EXIT_SETUP;
 	}
 	printf("attr size versions\n");
-	for (size_t i = 0; i < pc_attr_size_vers_count; i++) {
-		const struct pc_attr_size_ver *v = &pc_attr_size_vers[i];
+	for (size_t i = 0; i < pc_abi_size_vers_count; i++) {
+		const struct pc_abi_size_ver *v = &pc_abi_size_vers[i];
 
 		release(since, sizeof(since), v->since);
 		printf("  VER%u %4u bytes  since %-6s %s\n", v->ver, v->size, since, v->added);

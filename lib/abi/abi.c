@@ -33,11 +33,11 @@ const struct pc_abi_struct pc_abi_attr = {
 
 #define SIZE_VER(n, size, kv, added)	{ n, size, kv, added },
 
-const struct pc_attr_size_ver pc_attr_size_vers[] = {
+const struct pc_abi_size_ver pc_abi_size_vers[] = {
 	PC_ATTR_SIZE_VERS(SIZE_VER)
 };
-const size_t pc_attr_size_vers_count =
-	sizeof(pc_attr_size_vers) / sizeof(pc_attr_size_vers[0]);
+const size_t pc_abi_size_vers_count =
+	sizeof(pc_abi_size_vers) / sizeof(pc_abi_size_vers[0]);
 
 /* ---- struct perf_event_mmap_page ---- */
 
@@ -272,28 +272,28 @@ const struct pc_abi_record *pc_abi_record(uint32_t type)
 	return &pc_abi_records[type - 1];
 }
 
-const char *pc_record_name(uint32_t type)
+const char *pc_abi_record_name(uint32_t type)
 {
 	const struct pc_abi_record *r = pc_abi_record(type);
 
 	return r ? r->name : "UNKNOWN";
 }
 
-uint32_t pc_attr_size_for_kernel(int kver)
+uint32_t pc_abi_size_for_kernel(int kver)
 {
 	uint32_t size = 0;
 
-	for (size_t i = 0; i < pc_attr_size_vers_count; i++)
-		if (pc_attr_size_vers[i].since <= kver)
-			size = pc_attr_size_vers[i].size;
+	for (size_t i = 0; i < pc_abi_size_vers_count; i++)
+		if (pc_abi_size_vers[i].since <= kver)
+			size = pc_abi_size_vers[i].size;
 	return size;
 }
 
-int pc_attr_size_ver_of(uint32_t size)
+int pc_abi_size_ver_of(uint32_t size)
 {
-	for (size_t i = 0; i < pc_attr_size_vers_count; i++)
-		if (pc_attr_size_vers[i].size == size)
-			return (int)pc_attr_size_vers[i].ver;
+	for (size_t i = 0; i < pc_abi_size_vers_count; i++)
+		if (pc_abi_size_vers[i].size == size)
+			return (int)pc_abi_size_vers[i].ver;
 	return -ENOENT;
 }
 

@@ -43,7 +43,7 @@ struct pc_abi_struct {
 };
 
 /* One published attr size: PERF_ATTR_SIZE_VERn. */
-struct pc_attr_size_ver {
+struct pc_abi_size_ver {
 	unsigned int ver;
 	uint32_t size;
 	int since;
@@ -72,8 +72,8 @@ struct pc_abi_bit {
 extern const struct pc_abi_struct pc_abi_attr;
 extern const struct pc_abi_struct pc_abi_mmap_page;
 extern const struct pc_abi_struct pc_abi_header;
-extern const struct pc_attr_size_ver pc_attr_size_vers[];
-extern const size_t pc_attr_size_vers_count;
+extern const struct pc_abi_size_ver pc_abi_size_vers[];
+extern const size_t pc_abi_size_vers_count;
 extern const struct pc_abi_record pc_abi_records[];	/* index 0 is type 1 */
 extern const size_t pc_abi_records_count;
 extern const struct pc_abi_bit pc_abi_sample_bits[];	/* PERF_SAMPLE_* */
@@ -83,11 +83,11 @@ extern const size_t pc_abi_read_format_bits_count;
 
 const struct pc_abi_field *pc_abi_find(const struct pc_abi_struct *s, const char *name);
 const struct pc_abi_record *pc_abi_record(uint32_t type);	/* NULL if unknown */
-const char *pc_record_name(uint32_t type);			/* "UNKNOWN" if unknown */
+const char *pc_abi_record_name(uint32_t type);			/* "UNKNOWN" if unknown */
 
 /* The largest attr size the table says a kernel of this release accepts. */
-uint32_t pc_attr_size_for_kernel(int kver);
+uint32_t pc_abi_size_for_kernel(int kver);
 /* The size version whose size is exactly `size`, or -ENOENT. */
-int pc_attr_size_ver_of(uint32_t size);
+int pc_abi_size_ver_of(uint32_t size);
 
 #endif

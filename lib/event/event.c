@@ -61,7 +61,7 @@ int pc_open_raw_errno(void *attr)
 	return last_open_errno;
 }
 
-int pc_observe_open_errno(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu)
+int pc_open_observe_errno(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu)
 {
 	int err = pc_open_errno(attr, pid, cpu, -1, 0);
 
@@ -288,7 +288,7 @@ uint64_t pc_event_id(int fd)
 	return ioctl(fd, PERF_EVENT_IOC_ID, &id) ? 0 : id;
 }
 
-uint32_t pc_kernel_attr_size(void)
+uint32_t pc_attr_kernel_size(void)
 {
 	static uint32_t cached;
 	long page = sysconf(_SC_PAGESIZE);
@@ -308,4 +308,35 @@ uint32_t pc_kernel_attr_size(void)
 		cached = pc_attr_page_size(buf);
 	free(buf);
 	return cached;
+}
+
+struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
+{
+	struct perfconf_attr a = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, sample_type);
+
+	a.exclude_user = 1;
+	return a;
+}
+
+int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint64_t sample_type)
+{
+	int err = pc_attr_uprobe_on(out, func);
+
+	if (err)
+		return err;
+	out->sample_period = 1;
+	out->sample_type = sample_type;
+	return 0;
+}
+
+struct perfconf_attr pc_attr_defer_sampler(void)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
+							PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+							PERF_SAMPLE_CALLCHAIN);
+
+	attr.exclude_kernel = 1;
+	attr.sample_id_all = 1;
+	attr.defer_callchain = 1;
+	return attr;
 }

@@ -38,7 +38,7 @@ uint32_t pc_attr_page_size(const void *page);
  * fails with E2BIG and the kernel writes its size into attr.size.
  * Returns the size, or 0 if the probe did not behave that way.
  */
-uint32_t pc_kernel_attr_size(void);
+uint32_t pc_attr_kernel_size(void);
 
 /* The errno of this thread's last failed pc_open*() (0 after a success). */
 int pc_last_open_errno(void);
@@ -57,7 +57,7 @@ int pc_open_raw_errno(void *attr);
  * when it opened), close. Returns the errno, 0 if it opened: acceptance
  * that differs by kernel version is pinned by the baseline this way.
  */
-int pc_observe_open_errno(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu);
+int pc_open_observe_errno(const char *key, struct perfconf_attr *attr, pid_t pid, int cpu);
 
 /* An empty attr of the newest size. */
 struct perfconf_attr pc_attr(uint32_t type, uint64_t config);
@@ -103,6 +103,54 @@ int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size
  * fire). UPROBE_ATTR (perfconf.h) SKIPs where there is no uprobe PMU.
  */
 int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func);
+
+/*
+ * Every attr builder is declared here; event/hw.c, kprobe.c and regs.c
+ * implement those of their PMU.
+ *
+ * A PERF_TYPE_HARDWARE / PERF_TYPE_HW_CACHE counting attr (disabled, the
+ * newest size). Cache events are named by id, op and result.
+ */
+struct perfconf_attr pc_attr_hw(uint64_t config);
+struct perfconf_attr pc_attr_hw_cache(unsigned int cache, unsigned int op, unsigned int result);
+
+/*
+ * A kprobe on func + offset, or on addr when func is NULL. func must stay
+ * alive while the attr is used. 0, or -ENOENT when there is no kprobe PMU.
+ */
+int pc_attr_kprobe(struct perfconf_attr *out, const char *func, uint64_t addr, uint64_t offset);
+
+/*
+ * A page-fault sampler of this task that dumps the registers of `mask`:
+ * regs_sample is PERF_SAMPLE_REGS_USER (mask in sample_regs_user, user
+ * mode only) or PERF_SAMPLE_REGS_INTR (mask in sample_regs_intr).
+ */
+struct perfconf_attr pc_attr_regs_sampling(uint64_t regs_sample, uint64_t mask);
+
+/*
+ * The sampling attr of page faults taken in the kernel; its workload is
+ * work/workload.h's pc_work_kernel_faults() (pc_kernel_faults_work as a pc_work_fn).
+ */
+struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type);
+
+/*
+ * The sampling attr of a uprobe on func, a noinline function of this
+ * process's executable (or of a library it maps), into *out. The probed
+ * file's path is kept in this library's storage, alive as long as the
+ * process. 0, or -errno: -ENOENT when there is no uprobe PMU, -EFAULT when
+ * func lies in no file mapping.
+ */
+int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint64_t sample_type);
+
+/*
+ * A sampler whose user callchains are deferred: every user-mode page fault
+ * (exclude_kernel) sampled with PERF_SAMPLE_IP, TID and CALLCHAIN,
+ * sample_id_all, defer_callchain; add defer_output to get the records too.
+ * Page faults suit it: each is its own kernel entry, so each sample gets
+ * its own cookie, and the deferred user stack starts at the faulting
+ * instruction, the sample's IP.
+ */
+struct perfconf_attr pc_attr_defer_sampler(void);
 
 /*
  * One counter value (read_format 0): 0, or -errno (errno set too); a read

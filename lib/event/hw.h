@@ -53,6 +53,7 @@
 #include <stddef.h>
 
 #include "abi/uapi.h"
+#include "event/event.h"
 
 /*
  * The core hardware PMU's sysfs name ("armv8_pmuv3_0", "cpu", ...), the
@@ -88,13 +89,6 @@ int pc_hw_open_errno(uint64_t config);
  * support not available"), EINVAL (an invalid config).
  */
 bool pc_hw_refusal_documented(int err);
-
-/*
- * A PERF_TYPE_HARDWARE / PERF_TYPE_HW_CACHE counting attr (disabled, the
- * newest size). Cache events are named by id, op and result.
- */
-struct perfconf_attr pc_attr_hw(uint64_t config);
-struct perfconf_attr pc_attr_hw_cache(unsigned int cache, unsigned int op, unsigned int result);
 
 /*
  * Names as perf spells them in keys: "cpu_cycles", "instructions", ...,

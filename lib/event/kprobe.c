@@ -58,7 +58,7 @@ int pc_kallsyms_lookup(const char *name, uint64_t *addr)
 	return err;
 }
 
-const char *pc_getppid_symbol(void)
+const char *pc_kprobe_getppid_symbol(void)
 {
 #if defined(__x86_64__)
 	return "__x64_sys_getppid";

@@ -14,14 +14,9 @@
 #include <stdint.h>
 
 #include "abi/uapi.h"
+#include "event/event.h"
 #include "host/observe.h"
 #include "event/pmu.h"
-
-/*
- * A kprobe on func + offset, or on addr when func is NULL. func must stay
- * alive while the attr is used. 0, or -ENOENT when there is no kprobe PMU.
- */
-int pc_attr_kprobe(struct perfconf_attr *out, const char *func, uint64_t addr, uint64_t offset);
 
 /* "set", "not set" or "unknown": CONFIG_KPROBE_EVENTS, for skip reasons. */
 const char *pc_kprobe_events_config(void);
@@ -34,22 +29,22 @@ const char *pc_kprobe_events_config(void);
 int pc_kallsyms_lookup(const char *name, uint64_t *addr);
 
 /*
- * The kernel function each getppid() (pc_getppid_calls) enters, named by
+ * The kernel function each getppid() (pc_work_getppid_calls) enters, named by
  * the syscall wrapper convention of this arch (since 4.17 on x86_64, 4.19
  * on arm64): "__x64_sys_getppid", "__arm64_sys_getppid"; NULL for others.
  */
-const char *pc_getppid_symbol(void);
+const char *pc_kprobe_getppid_symbol(void);
 /* SKIP when this arch has no such symbol. */
 #define REQUIRE_GETPPID_SYMBOL() do { \
-	if (!pc_getppid_symbol()) \
+	if (!pc_kprobe_getppid_symbol()) \
 		SKIP(return, "no getppid syscall symbol known for this arch"); \
 } while (0)
 /* Its address in /proc/kallsyms into *addr, or SKIP with the reason. */
 #define GETPPID_ADDRESS(addr) do { \
 	REQUIRE_GETPPID_SYMBOL(); \
-	int e_ = pc_kallsyms_lookup(pc_getppid_symbol(), addr); \
+	int e_ = pc_kallsyms_lookup(pc_kprobe_getppid_symbol(), addr); \
 	if (e_) \
-		SKIP(return, "no address for %s in /proc/kallsyms (%s)", pc_getppid_symbol(), \
+		SKIP(return, "no address for %s in /proc/kallsyms (%s)", pc_kprobe_getppid_symbol(), \
 		     pc_errno_name(-e_)); \
 } while (0)
 

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "abi/uapi.h"
+#include "event/event.h"
 
 #define PC_REG(bit) (1ULL << (bit))
 
@@ -62,12 +63,6 @@ const char *pc_reg_name(unsigned int bit);
 bool pc_regs_get(const uint64_t *regs, unsigned int nr, uint64_t mask, unsigned int bit,
 		 uint64_t *value);
 
-/*
- * A page-fault sampler of this task that dumps the registers of `mask`:
- * regs_sample is PERF_SAMPLE_REGS_USER (mask in sample_regs_user, user
- * mode only) or PERF_SAMPLE_REGS_INTR (mask in sample_regs_intr).
- */
-struct perfconf_attr pc_attr_regs_sampling(uint64_t regs_sample, uint64_t mask);
 /*
  * Open that sampler with each bit of `bits` alone as the mask. Returns the
  * bits it opened with; the distinct outcomes go into errnos as a list of

@@ -91,7 +91,7 @@ char pc_kernel_config(const char *option)
 	return strstr(text, want) ? 'n' : 0;
 }
 
-int pc_read_long(const char *path, long *value)
+int pc_kernel_read_long(const char *path, long *value)
 {
 	FILE *f = fopen(path, "r");
 	int ok;
@@ -107,7 +107,7 @@ int pc_paranoid(void)
 {
 	long v;
 
-	if (pc_read_long("/proc/sys/kernel/perf_event_paranoid", &v))
+	if (pc_kernel_read_long("/proc/sys/kernel/perf_event_paranoid", &v))
 		return INT_MIN;
 	return (int)v;
 }
@@ -130,7 +130,7 @@ int pc_perf_sysctls(struct pc_perf_sysctls *out)
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", files[i].path);
-		int err = pc_read_long(path, (long *)((char *)out + files[i].offset));
+		int err = pc_kernel_read_long(path, (long *)((char *)out + files[i].offset));
 		if (err)
 			return err;
 	}

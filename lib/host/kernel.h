@@ -28,7 +28,7 @@ bool pc_kernel_config_available(void);
  * Read an integer from a file such as /proc/sys/kernel/perf_event_paranoid.
  * 0, or -errno (-EINVAL when the file does not start with one).
  */
-int pc_read_long(const char *path, long *value);
+int pc_kernel_read_long(const char *path, long *value);
 int pc_paranoid(void);			/* perf_event_paranoid; INT_MIN if unreadable */
 
 struct pc_perf_sysctls {

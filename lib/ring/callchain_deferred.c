@@ -8,7 +8,7 @@
 #include "abi/uapi.h"
 #include "work/workload.h"
 
-bool pc_sample_deferred(const struct pc_sample *s, uint64_t *cookie)
+bool pc_deferred_cookie(const struct pc_sample *s, uint64_t *cookie)
 {
 	uint64_t nr = s->callchain_nr;
 
@@ -19,17 +19,17 @@ bool pc_sample_deferred(const struct pc_sample *s, uint64_t *cookie)
 	return true;
 }
 
-size_t pc_capture_deferred_samples(const struct pc_capture *c)
+size_t pc_deferred_samples(const struct pc_capture *c)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->nr; i++)
-		if (c->recs[i].rec.type == PERF_RECORD_SAMPLE && pc_sample_deferred(&c->recs[i].rec.sample, NULL))
+		if (c->recs[i].rec.type == PERF_RECORD_SAMPLE && pc_deferred_cookie(&c->recs[i].rec.sample, NULL))
 			n++;
 	return n;
 }
 
-const struct pc_record *pc_capture_deferred(const struct pc_capture *c, uint64_t cookie, size_t *index)
+const struct pc_record *pc_deferred_record(const struct pc_capture *c, uint64_t cookie, size_t *index)
 {
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct pc_record *r = &c->recs[i].rec;
@@ -43,25 +43,13 @@ const struct pc_record *pc_capture_deferred(const struct pc_capture *c, uint64_t
 	return NULL;
 }
 
-struct perfconf_attr pc_attr_defer_sampler(void)
-{
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
-							PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-							PERF_SAMPLE_CALLCHAIN);
-
-	attr.exclude_kernel = 1;
-	attr.sample_id_all = 1;
-	attr.defer_callchain = 1;
-	return attr;
-}
-
 static int fail(struct pc_capture *c, const char *what, int err)
 {
 	snprintf(c->error, sizeof(c->error), "%s failed", what);
 	return err;
 }
 
-int pc_defer_faults(unsigned long n, struct pc_capture *a, struct pc_capture *b)
+int pc_deferred_faults(unsigned long n, struct pc_capture *a, struct pc_capture *b)
 {
 	int err;
 

@@ -25,32 +25,23 @@
  * True when the sample's callchain ends with PERF_CONTEXT_USER_DEFERRED
  * and a cookie; *cookie receives it (may be NULL).
  */
-bool pc_sample_deferred(const struct pc_sample *s, uint64_t *cookie);
+bool pc_deferred_cookie(const struct pc_sample *s, uint64_t *cookie);
 /* The number of PERF_RECORD_SAMPLEs of the capture that were deferred. */
-size_t pc_capture_deferred_samples(const struct pc_capture *c);
+size_t pc_deferred_samples(const struct pc_capture *c);
 /*
  * The CALLCHAIN_DEFERRED record with this cookie, or NULL; *index (may be
  * NULL) receives its position among the capture's records, to compare with
  * the sample's.
  */
-const struct pc_record *pc_capture_deferred(const struct pc_capture *c, uint64_t cookie,
+const struct pc_record *pc_deferred_record(const struct pc_capture *c, uint64_t cookie,
 					    size_t *index);
 
-/*
- * A sampler whose user callchains are deferred: every user-mode page fault
- * (exclude_kernel) sampled with PERF_SAMPLE_IP, TID and CALLCHAIN,
- * sample_id_all, defer_callchain; add defer_output to get the records too.
- * Page faults suit it: each is its own kernel entry, so each sample gets
- * its own cookie, and the deferred user stack starts at the faulting
- * instruction, the sample's IP.
- */
-struct perfconf_attr pc_attr_defer_sampler(void);
 /*
  * n user page faults with the events of the captures a and b (b may be
  * NULL) enabled around them, then both captures read. 0, or -errno with
  * the reason in a capture's error.
  */
-int pc_defer_faults(unsigned long n, struct pc_capture *a, struct pc_capture *b);
+int pc_deferred_faults(unsigned long n, struct pc_capture *a, struct pc_capture *b);
 
 /*
  * The errno of opening pc_attr_defer_sampler() with defer_output: 0 on a
@@ -72,7 +63,7 @@ int pc_defer_errno(void);
  * one for x86 only). Where the config says it is there, go on and fail.
  */
 #define REQUIRE_DEFERRED_SAMPLES(cap) do { \
-	if (pc_capture_deferred_samples(cap) == 0 && pc_kernel_config("UNWIND_USER") != 'y') \
+	if (pc_deferred_samples(cap) == 0 && pc_kernel_config("UNWIND_USER") != 'y') \
 		SKIP(return, "no sample was deferred and CONFIG_UNWIND_USER is not known to be set"); \
 } while (0)
 

@@ -156,7 +156,7 @@ void pc_capture_types(const struct pc_capture *c, char *buf, size_t len)
 		uint32_t type = c->recs[i].rec.type;
 		if (pc_capture_find(c, type, 0) != &c->recs[i].rec)
 			continue;	/* not its first arrival */
-		int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", pc_record_name(type));
+		int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", pc_abi_record_name(type));
 		if (n < 0 || (size_t)n >= len - used)
 			break;
 		used += (size_t)n;
@@ -187,4 +187,60 @@ const struct pc_sample *pc_capture_sample(const struct pc_capture *c, size_t nth
 	const struct pc_record *r = pc_capture_find(c, PERF_RECORD_SAMPLE, nth);
 
 	return r ? &r->sample : NULL;
+}
+
+long pc_capture_index(const struct pc_capture *c, const struct pc_record *rec)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (&c->recs[i].rec == rec)
+			return (long)i;
+	return -ENOENT;
+}
+
+const unsigned char *pc_capture_bytes(const struct pc_capture *c, const struct pc_record *rec)
+{
+	long i = pc_capture_index(c, rec);
+
+	return i < 0 ? NULL : c->recs[i].bytes;
+}
+
+/* Open, (warm up,) enable, work, disable, read. */
+static int capture_run(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
+		       bool warm, pc_work_fn work, void *arg)
+{
+	int err = pc_capture_open_pages(c, attr, 0, -1, pages_log2);
+
+	if (err)
+		return err;
+	if (warm)
+		work(arg);
+	err = pc_enable(c->fd);
+	if (err) {
+		snprintf(c->error, sizeof(c->error), "enable: %s", strerror(-err));
+		return err;
+	}
+	work(arg);
+	err = pc_disable(c->fd);
+	if (err) {
+		snprintf(c->error, sizeof(c->error), "disable: %s", strerror(-err));
+		return err;
+	}
+	err = pc_capture_read(c);
+	return err < 0 ? err : 0;
+}
+
+int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
+			 pc_work_fn work, void *arg)
+{
+	return capture_run(c, attr, pages_log2, false, work, arg);
+}
+
+int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg)
+{
+	return capture_run(c, attr, PC_CAPTURE_PAGES_LOG2, false, work, arg);
+}
+
+int pc_capture_run_warm(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg)
+{
+	return capture_run(c, attr, PC_CAPTURE_PAGES_LOG2, true, work, arg);
 }

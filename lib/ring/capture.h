@@ -27,6 +27,7 @@
 #include "ring/record.h"
 #include "ring/ring.h"
 #include "abi/uapi.h"
+#include "work/workload.h"
 
 #define PC_CAPTURE_PAGES_LOG2 4		/* 16 data pages unless a test asks */
 
@@ -77,5 +78,27 @@ size_t pc_capture_count(const struct pc_capture *c, uint32_t type);
 /* The distinct record types seen, in order of first arrival: "MMAP2,COMM,EXIT". */
 void pc_capture_types(const struct pc_capture *c, char *buf, size_t len);
 void pc_capture_close(struct pc_capture *c);
+
+/* Where a record sits in the capture (its arrival order), or -ENOENT. */
+long pc_capture_index(const struct pc_capture *c, const struct pc_record *rec);
+/* The raw bytes of a kept record (header included), for padding checks. */
+const unsigned char *pc_capture_bytes(const struct pc_capture *c, const struct pc_record *rec);
+
+/*
+ * Open the event on this task (its ring 1 + 2^pages_log2 pages), enable,
+ * run work(arg), disable, read every record. Returns 0, or -errno: of the
+ * open or mmap (c->fd == -1 then), or of the enabling, disabling or
+ * reading, with the reason in c->error. The capture stays open for the
+ * caller to inspect and close (c->fd == -1 when it did not open).
+ */
+int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
+int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
+			 pc_work_fn work, void *arg);
+/*
+ * pc_capture_run() that does the work once before enabling too, so that
+ * the code, stack and PLT pages it runs through are there: only the
+ * second run's own events are captured.
+ */
+int pc_capture_run_warm(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
 
 #endif

@@ -374,3 +374,11 @@ int pc_ring_for_each(struct pc_ring *r, pc_record_fn fn, void *arg, const char *
 		return for_each_backward(r, fn, arg, err);
 	return for_each_forward(r, fn, arg, err);
 }
+
+void pc_ring_drain(struct pc_ring *r)
+{
+	size_t len;
+
+	while (pc_ring_next(r, &len, NULL))
+		pc_ring_consume(r);
+}

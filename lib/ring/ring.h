@@ -120,4 +120,7 @@ void pc_ring_consume(struct pc_ring *r);
 typedef int (*pc_record_fn)(const void *rec, size_t len, void *arg);
 int pc_ring_for_each(struct pc_ring *r, pc_record_fn fn, void *arg, const char **err);
 
+/* Consume every record in a forward ring without copying it out (no allocation). */
+void pc_ring_drain(struct pc_ring *r);
+
 #endif

@@ -7,25 +7,6 @@
 #include "event/event.h"
 #include "ring/sample_site.h"
 
-struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
-{
-	struct perfconf_attr a = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, sample_type);
-
-	a.exclude_user = 1;
-	return a;
-}
-
-int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint64_t sample_type)
-{
-	int err = pc_attr_uprobe_on(out, func);
-
-	if (err)
-		return err;
-	out->sample_period = 1;
-	out->sample_type = sample_type;
-	return 0;
-}
-
 __attribute__((__noinline__, __noipa__)) void pc_probe(uint64_t a, uint64_t b)
 {
 	__asm__ volatile("" : : "r"(a), "r"(b) : "memory");
@@ -37,48 +18,7 @@ void pc_probe_work(void *n)
 		pc_probe(PC_PROBE_ARG0 + k, PC_PROBE_ARG1);
 }
 
-/* Open, (warm up,) enable, work, disable, read. */
-static int capture_run(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
-		       bool warm, pc_work_fn work, void *arg)
-{
-	int err = pc_capture_open_pages(c, attr, 0, -1, pages_log2);
-
-	if (err)
-		return err;
-	if (warm)
-		work(arg);
-	err = pc_enable(c->fd);
-	if (err) {
-		snprintf(c->error, sizeof(c->error), "enable: %s", strerror(-err));
-		return err;
-	}
-	work(arg);
-	err = pc_disable(c->fd);
-	if (err) {
-		snprintf(c->error, sizeof(c->error), "disable: %s", strerror(-err));
-		return err;
-	}
-	err = pc_capture_read(c);
-	return err < 0 ? err : 0;
-}
-
-int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
-			 pc_work_fn work, void *arg)
-{
-	return capture_run(c, attr, pages_log2, false, work, arg);
-}
-
-int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg)
-{
-	return capture_run(c, attr, PC_CAPTURE_PAGES_LOG2, false, work, arg);
-}
-
-int pc_capture_run_warm(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg)
-{
-	return capture_run(c, attr, PC_CAPTURE_PAGES_LOG2, true, work, arg);
-}
-
-int pc_kernel_text_address(uint64_t *addr)
+int pc_addr_kernel_text(uint64_t *addr)
 {
 	struct pc_capture cap;
 	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP);

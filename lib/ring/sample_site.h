@@ -37,20 +37,6 @@
 #include "abi/uapi.h"
 #include "work/workload.h"
 
-/*
- * The sampling attr of page faults taken in the kernel; its workload is
- * workload.h's pc_kernel_faults() (pc_kernel_faults_work as a pc_work_fn).
- */
-struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type);
-
-/*
- * The sampling attr of a uprobe on func, a noinline function of this
- * process's executable (or of a library it maps), into *out. The probed
- * file's path is kept in this library's storage, alive as long as the
- * process. 0, or -errno: -ENOENT when there is no uprobe PMU, -EFAULT when
- * func lies in no file mapping.
- */
-int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint64_t sample_type);
 /* pc_attr_function_sampling() in a test: SKIP where there is no uprobe PMU. */
 #define FUNCTION_SAMPLING(attr, func, sample_type) do { \
 	int e_ = pc_attr_function_sampling(attr, (const void *)(func), sample_type); \
@@ -69,27 +55,10 @@ void pc_probe_work(void *n);
 #define PC_PROBE_ARG1 0x0000b0b0cafe0001ULL
 
 /*
- * Open the event on this task (its ring 1 + 2^pages_log2 pages), enable,
- * run work(arg), disable, read every record. Returns 0, or -errno: of the
- * open or mmap (c->fd == -1 then), or of the enabling, disabling or
- * reading, with the reason in c->error. The capture stays open for the
- * caller to inspect and close (c->fd == -1 when it did not open).
- */
-int pc_capture_run(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
-int pc_capture_run_pages(struct pc_capture *c, struct perfconf_attr *attr, unsigned int pages_log2,
-			 pc_work_fn work, void *arg);
-/*
- * pc_capture_run() that does the work once before enabling too, so that
- * the code, stack and PLT pages it runs through are there: only the
- * second run's own events are captured.
- */
-int pc_capture_run_warm(struct pc_capture *c, struct perfconf_attr *attr, pc_work_fn work, void *arg);
-
-/*
  * An address of kernel text, learned without kallsyms: the IP of a sample
  * of a page fault taken in the kernel. 0, or -errno.
  */
-int pc_kernel_text_address(uint64_t *addr);
+int pc_addr_kernel_text(uint64_t *addr);
 
 /*
  * Callchains. A context marker (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER...)

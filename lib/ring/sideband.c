@@ -49,7 +49,7 @@ const struct pc_record *pc_find_mmap(const struct pc_capture *c, const char *fil
 	return NULL;
 }
 
-size_t pc_count_mmap(const struct pc_capture *c, const char *filename)
+size_t pc_mmap_count(const struct pc_capture *c, const char *filename)
 {
 	size_t n = 0;
 
@@ -98,7 +98,7 @@ const struct pc_record *pc_find_tid(const struct pc_capture *c, uint32_t type, p
 	return find(c, type, about_tid, &tid, nth);
 }
 
-size_t pc_count_tid(const struct pc_capture *c, uint32_t type, pid_t tid)
+size_t pc_tid_count(const struct pc_capture *c, uint32_t type, pid_t tid)
 {
 	return count(c, type, about_tid, &tid);
 }
@@ -152,17 +152,3 @@ const struct pc_record *pc_find_cgroup(const struct pc_capture *c, const char *p
 	return find(c, PERF_RECORD_CGROUP, cgroup_is, path, 0);
 }
 
-long pc_capture_index(const struct pc_capture *c, const struct pc_record *rec)
-{
-	for (size_t i = 0; i < c->nr; i++)
-		if (&c->recs[i].rec == rec)
-			return (long)i;
-	return -ENOENT;
-}
-
-const unsigned char *pc_capture_bytes(const struct pc_capture *c, const struct pc_record *rec)
-{
-	long i = pc_capture_index(c, rec);
-
-	return i < 0 ? NULL : c->recs[i].bytes;
-}

@@ -40,7 +40,7 @@
 
 /* The nth (from 0) MMAP or MMAP2 record whose filename is `filename`, or NULL. */
 const struct pc_record *pc_find_mmap(const struct pc_capture *c, const char *filename, size_t nth);
-size_t pc_count_mmap(const struct pc_capture *c, const char *filename);
+size_t pc_mmap_count(const struct pc_capture *c, const char *filename);
 /* The nth MMAP or MMAP2 record of a mapping that starts at addr, or NULL. */
 const struct pc_record *pc_find_mmap_at(const struct pc_capture *c, const void *addr, size_t nth);
 
@@ -50,7 +50,7 @@ const struct pc_record *pc_find_mmap_at(const struct pc_capture *c, const void *
  */
 const struct pc_record *pc_find_tid(const struct pc_capture *c, uint32_t type, pid_t tid,
 				    size_t nth);
-size_t pc_count_tid(const struct pc_capture *c, uint32_t type, pid_t tid);
+size_t pc_tid_count(const struct pc_capture *c, uint32_t type, pid_t tid);
 
 /* The KSYMBOL record of symbol `name` with exactly these flags, or NULL. */
 const struct pc_record *pc_find_ksymbol(const struct pc_capture *c, const char *name,
@@ -60,9 +60,5 @@ const struct pc_record *pc_find_bpf_event(const struct pc_capture *c, uint16_t t
 /* The CGROUP record with this path, or NULL. */
 const struct pc_record *pc_find_cgroup(const struct pc_capture *c, const char *path);
 
-/* Where a record sits in the capture (its arrival order), or -ENOENT. */
-long pc_capture_index(const struct pc_capture *c, const struct pc_record *rec);
-/* The raw bytes of a kept record (header included), for padding checks. */
-const unsigned char *pc_capture_bytes(const struct pc_capture *c, const struct pc_record *rec);
 
 #endif

@@ -17,14 +17,6 @@ int pc_pollin(int fd)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
 }
 
-void pc_ring_drain(struct pc_ring *r)
-{
-	size_t len;
-
-	while (pc_ring_next(r, &len, NULL))
-		pc_ring_consume(r);
-}
-
 /*
  * Fault in every page of the ring now, the control page for writing:
  * reading the ring later must not add page faults of its own.
@@ -84,7 +76,7 @@ out_close:
 	return err;
 }
 
-int pc_fault_wake_pattern(struct perfconf_attr *attr, unsigned int pages_log2, size_t steps,
+int pc_wakeup_pattern(struct perfconf_attr *attr, unsigned int pages_log2, size_t steps,
 			  char *pattern, uint64_t *count)
 {
 	char rehearsal[2];

@@ -19,8 +19,6 @@
 
 /* 1 if POLLIN is pending on fd now (poll with timeout 0), else 0. */
 int pc_pollin(int fd);
-/* Consume every record in a forward ring without copying it out (no allocation). */
-void pc_ring_drain(struct pc_ring *r);
 
 /*
  * The wake-up pattern of a page-fault sampler, one sample per step:
@@ -29,11 +27,12 @@ void pc_ring_drain(struct pc_ring *r);
  * this task with a ring of 1 + 2^pages_log2 pages. Each step faults one
  * page, polls, then drains the ring so that it never fills. A rehearsal
  * of one step on a throwaway event comes first, so that the code, stack
- * and heap pages the loop goes through are already there. The pattern goes into pattern[steps + 1] and the
- * event's count into *count (== steps when every sample was a step's).
+ * and heap pages the loop goes through are already there. The pattern goes
+ * into pattern[steps + 1] and the event's count into *count (== steps
+ * when every sample was a step's).
  * Returns 0 or -errno.
  */
-int pc_fault_wake_pattern(struct perfconf_attr *attr, unsigned int pages_log2, size_t steps,
+int pc_wakeup_pattern(struct perfconf_attr *attr, unsigned int pages_log2, size_t steps,
 			  char *pattern, uint64_t *count);
 
 /*

@@ -192,20 +192,20 @@ TEST(attr_size_versions_are_the_published_sizes)
 		PC_ATTR_SIZE_VER8, PC_ATTR_SIZE_VER9,
 	};
 
-	ASSERT_EQ(sizeof(published) / sizeof(published[0]), pc_attr_size_vers_count);
-	for (size_t n = 0; n < pc_attr_size_vers_count; n++) {
-		const struct pc_attr_size_ver *v = &pc_attr_size_vers[n];
+	ASSERT_EQ(sizeof(published) / sizeof(published[0]), pc_abi_size_vers_count);
+	for (size_t n = 0; n < pc_abi_size_vers_count; n++) {
+		const struct pc_abi_size_ver *v = &pc_abi_size_vers[n];
 
 		EXPECT_EQ(n, v->ver);
 		EXPECT_EQ(published[n], v->size) TH_LOG("VER%zu", n);
 		EXPECT_EQ(0, v->size % 8) TH_LOG("VER%zu", n);
 		EXPECT_NE(NULL, v->added);
 		if (n > 0) {
-			EXPECT_GT(v->size, pc_attr_size_vers[n - 1].size);
-			EXPECT_GE(v->since, pc_attr_size_vers[n - 1].since) TH_LOG("VER%zu", n);
+			EXPECT_GT(v->size, pc_abi_size_vers[n - 1].size);
+			EXPECT_GE(v->since, pc_abi_size_vers[n - 1].since) TH_LOG("VER%zu", n);
 		}
 	}
-	EXPECT_EQ(PC_ATTR_SIZE_NEWEST, pc_attr_size_vers[pc_attr_size_vers_count - 1].size);
+	EXPECT_EQ(PC_ATTR_SIZE_NEWEST, pc_abi_size_vers[pc_abi_size_vers_count - 1].size);
 }
 
 /* A field's size_ver is the first VERn whose size covers it. */
@@ -215,11 +215,11 @@ TEST(attr_field_size_versions)
 		const struct pc_abi_field *f = &pc_abi_attr.fields[i];
 		size_t end = f->offset + f->size;
 
-		ASSERT_LT(f->size_ver, pc_attr_size_vers_count) TH_LOG("%s", f->name);
-		EXPECT_LE(end, pc_attr_size_vers[f->size_ver].size)
+		ASSERT_LT(f->size_ver, pc_abi_size_vers_count) TH_LOG("%s", f->name);
+		EXPECT_LE(end, pc_abi_size_vers[f->size_ver].size)
 			TH_LOG("%s ends at %zu, past VER%u", f->name, end, f->size_ver);
 		if (f->size_ver > 0) {
-			EXPECT_GT(end, pc_attr_size_vers[f->size_ver - 1].size)
+			EXPECT_GT(end, pc_abi_size_vers[f->size_ver - 1].size)
 				TH_LOG("%s ends at %zu, inside VER%u already", f->name, end,
 				       f->size_ver - 1);
 		}
@@ -237,7 +237,7 @@ TEST(attr_sinces_follow_size_versions)
 
 	for (size_t i = 0; i < pc_abi_attr.nfields; i++) {
 		const struct pc_abi_field *f = &pc_abi_attr.fields[i];
-		const struct pc_attr_size_ver *v = &pc_attr_size_vers[f->size_ver];
+		const struct pc_abi_size_ver *v = &pc_abi_size_vers[f->size_ver];
 
 		EXPECT_GE(f->since, v->since) TH_LOG("%s (since %d) predates VER%u (since %d)",
 						     f->name, f->since, v->ver, v->since);
@@ -249,12 +249,12 @@ TEST(attr_sinces_follow_size_versions)
 			*newest = f->since;
 		}
 	}
-	for (size_t n = 0; n < pc_attr_size_vers_count; n++) {
+	for (size_t n = 0; n < pc_abi_size_vers_count; n++) {
 		bool introduced = false;
 
 		for (size_t i = 0; i < pc_abi_attr.nfields; i++)
 			if (pc_abi_attr.fields[i].size_ver == n &&
-			    pc_abi_attr.fields[i].since == pc_attr_size_vers[n].since)
+			    pc_abi_attr.fields[i].since == pc_abi_size_vers[n].since)
 				introduced = true;
 		EXPECT_TRUE(introduced) TH_LOG("no field of VER%zu is as old as VER%zu", n, n);
 	}
@@ -262,24 +262,24 @@ TEST(attr_sinces_follow_size_versions)
 
 TEST(attr_size_for_kernel)
 {
-	EXPECT_EQ(0, pc_attr_size_for_kernel(0));
+	EXPECT_EQ(0, pc_abi_size_for_kernel(0));
 	/* every 2.6.x is PC_KVER(2, 6): it gets the newest 2.6 size, VER1 */
-	EXPECT_EQ(72, pc_attr_size_for_kernel(PC_KVER(2, 6)));
-	EXPECT_EQ(80, pc_attr_size_for_kernel(PC_KVER(3, 4)));
-	EXPECT_EQ(96, pc_attr_size_for_kernel(PC_KVER(3, 18)));
-	EXPECT_EQ(104, pc_attr_size_for_kernel(PC_KVER(3, 19)));
-	EXPECT_EQ(112, pc_attr_size_for_kernel(PC_KVER(4, 19)));
-	EXPECT_EQ(120, pc_attr_size_for_kernel(PC_KVER(5, 10)));
-	EXPECT_EQ(128, pc_attr_size_for_kernel(PC_KVER(6, 1)));
-	EXPECT_EQ(136, pc_attr_size_for_kernel(PC_KVER(6, 18)));
-	EXPECT_EQ(144, pc_attr_size_for_kernel(PC_KVER(6, 19)));
-	EXPECT_EQ(144, pc_attr_size_for_kernel(PC_KVER(7, 3)));
+	EXPECT_EQ(72, pc_abi_size_for_kernel(PC_KVER(2, 6)));
+	EXPECT_EQ(80, pc_abi_size_for_kernel(PC_KVER(3, 4)));
+	EXPECT_EQ(96, pc_abi_size_for_kernel(PC_KVER(3, 18)));
+	EXPECT_EQ(104, pc_abi_size_for_kernel(PC_KVER(3, 19)));
+	EXPECT_EQ(112, pc_abi_size_for_kernel(PC_KVER(4, 19)));
+	EXPECT_EQ(120, pc_abi_size_for_kernel(PC_KVER(5, 10)));
+	EXPECT_EQ(128, pc_abi_size_for_kernel(PC_KVER(6, 1)));
+	EXPECT_EQ(136, pc_abi_size_for_kernel(PC_KVER(6, 18)));
+	EXPECT_EQ(144, pc_abi_size_for_kernel(PC_KVER(6, 19)));
+	EXPECT_EQ(144, pc_abi_size_for_kernel(PC_KVER(7, 3)));
 
-	EXPECT_EQ(0, pc_attr_size_ver_of(64));
-	EXPECT_EQ(8, pc_attr_size_ver_of(136));
-	EXPECT_EQ(9, pc_attr_size_ver_of(144));
-	EXPECT_EQ(-ENOENT, pc_attr_size_ver_of(100));
-	EXPECT_EQ(-ENOENT, pc_attr_size_ver_of(0));
+	EXPECT_EQ(0, pc_abi_size_ver_of(64));
+	EXPECT_EQ(8, pc_abi_size_ver_of(136));
+	EXPECT_EQ(9, pc_abi_size_ver_of(144));
+	EXPECT_EQ(-ENOENT, pc_abi_size_ver_of(100));
+	EXPECT_EQ(-ENOENT, pc_abi_size_ver_of(0));
 }
 
 TEST(find_by_name)
@@ -412,9 +412,9 @@ TEST(record_types_1_to_22)
 
 		ASSERT_NE(NULL, r);
 		EXPECT_EQ(t, r->type);
-		EXPECT_STREQ(r->name, pc_record_name(t));
+		EXPECT_STREQ(r->name, pc_abi_record_name(t));
 		for (uint32_t u = 1; u < t; u++) {
-			EXPECT_STRNE(r->name, pc_record_name(u)) TH_LOG("type %u and %u", t, u);
+			EXPECT_STRNE(r->name, pc_abi_record_name(u)) TH_LOG("type %u and %u", t, u);
 		}
 		EXPECT_EQ(t != PERF_RECORD_SAMPLE, r->has_sample_id) TH_LOG("%s", r->name);
 		if (t > 1) {
@@ -423,9 +423,9 @@ TEST(record_types_1_to_22)
 	}
 	EXPECT_NULL(pc_abi_record(0));
 	EXPECT_NULL(pc_abi_record(PC_RECORD_TYPE_MAX + 1));
-	EXPECT_STREQ("UNKNOWN", pc_record_name(0));
-	EXPECT_STREQ("UNKNOWN", pc_record_name(23));
-	EXPECT_STREQ("CALLCHAIN_DEFERRED", pc_record_name(PC_RECORD_CALLCHAIN_DEFERRED));
+	EXPECT_STREQ("UNKNOWN", pc_abi_record_name(0));
+	EXPECT_STREQ("UNKNOWN", pc_abi_record_name(23));
+	EXPECT_STREQ("CALLCHAIN_DEFERRED", pc_abi_record_name(PC_RECORD_CALLCHAIN_DEFERRED));
 }
 
 TEST(record_types_match_system_header)
@@ -439,7 +439,7 @@ TEST(record_types_match_system_header)
 	};
 #undef REC
 	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
-		EXPECT_STREQ(sys[i].name, pc_record_name(sys[i].type));
+		EXPECT_STREQ(sys[i].name, pc_abi_record_name(sys[i].type));
 	}
 }
 

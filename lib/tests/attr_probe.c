@@ -27,7 +27,7 @@ static const struct {
 
 static uint64_t mask_of(const char *name)
 {
-	unsigned int bits = pc_attr_field_bits(name);
+	unsigned int bits = pc_field_bits(name);
 
 	return bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
 }
@@ -40,11 +40,11 @@ TEST(set_matches_the_member)
 
 		memset(&by_name, 0, sizeof(by_name));
 		memset(&by_member, 0, sizeof(by_member));
-		ASSERT_NE(0, pc_attr_field_bits(name)) TH_LOG("%s", name);
-		ASSERT_EQ(0, pc_attr_field_set(&by_name, name, mask_of(name))) TH_LOG("%s", name);
+		ASSERT_NE(0, pc_field_bits(name)) TH_LOG("%s", name);
+		ASSERT_EQ(0, pc_field_set(&by_name, name, mask_of(name))) TH_LOG("%s", name);
 		members[i].set(&by_member, UINT64_MAX);
 		EXPECT_EQ(0, memcmp(&by_name, &by_member, sizeof(by_name))) TH_LOG("%s", name);
-		EXPECT_EQ(mask_of(name), pc_attr_field_get(&by_member, name)) TH_LOG("%s", name);
+		EXPECT_EQ(mask_of(name), pc_field_get(&by_member, name)) TH_LOG("%s", name);
 	}
 }
 
@@ -56,7 +56,7 @@ TEST(clearing_leaves_the_rest)
 
 		memset(&by_name, 0xa5, sizeof(by_name));
 		memset(&by_member, 0xa5, sizeof(by_member));
-		ASSERT_EQ(0, pc_attr_field_set(&by_name, name, 0)) TH_LOG("%s", name);
+		ASSERT_EQ(0, pc_field_set(&by_name, name, 0)) TH_LOG("%s", name);
 		members[i].set(&by_member, 0);
 		EXPECT_EQ(0, memcmp(&by_name, &by_member, sizeof(by_name))) TH_LOG("%s", name);
 	}
@@ -68,12 +68,12 @@ TEST(bad_requests_are_refused)
 
 	memset(&attr, 0, sizeof(attr));
 	before = attr;
-	EXPECT_EQ(-EINVAL, pc_attr_field_set(&attr, "no_such_field", 1));
-	EXPECT_EQ(-EINVAL, pc_attr_field_set(&attr, "aux_pause", 2));
-	EXPECT_EQ(-EINVAL, pc_attr_field_set(&attr, "__reserved_2", 0x10000));
+	EXPECT_EQ(-EINVAL, pc_field_set(&attr, "no_such_field", 1));
+	EXPECT_EQ(-EINVAL, pc_field_set(&attr, "aux_pause", 2));
+	EXPECT_EQ(-EINVAL, pc_field_set(&attr, "__reserved_2", 0x10000));
 	EXPECT_EQ(0, memcmp(&attr, &before, sizeof(attr)));
-	EXPECT_EQ(EDOM, pc_attr_probe(&attr, "aux_pause", 2).err);
-	EXPECT_EQ(0, pc_attr_field_bits("no_such_field"));
+	EXPECT_EQ(EDOM, pc_field_probe(&attr, "aux_pause", 2).err);
+	EXPECT_EQ(0, pc_field_bits("no_such_field"));
 }
 
 TEST_HARNESS_MAIN

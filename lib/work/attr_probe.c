@@ -12,7 +12,7 @@
 #include "event/pmu.h"
 #include "work/workload.h"
 
-const struct pc_abi_field *pc_attr_field(const char *name)
+const struct pc_abi_field *pc_field_find(const char *name)
 {
 	return pc_abi_find(&pc_abi_attr, name);
 }
@@ -23,9 +23,9 @@ static bool is_bitfield(const struct pc_abi_field *f)
 	return f->nbits != 0;
 }
 
-unsigned int pc_attr_field_bits(const char *name)
+unsigned int pc_field_bits(const char *name)
 {
-	const struct pc_abi_field *f = pc_attr_field(name);
+	const struct pc_abi_field *f = pc_field_find(name);
 
 	if (!f)
 		return 0;
@@ -69,9 +69,9 @@ static void store_word(unsigned char *p, size_t size, uint64_t v)
 	}
 }
 
-int pc_attr_field_set(struct perfconf_attr *attr, const char *name, uint64_t value)
+int pc_field_set(struct perfconf_attr *attr, const char *name, uint64_t value)
 {
-	const struct pc_abi_field *f = pc_attr_field(name);
+	const struct pc_abi_field *f = pc_field_find(name);
 
 	if (!f || f->offset + f->size > sizeof(*attr) || (value & ~field_mask(f)))
 		return -EINVAL;
@@ -88,9 +88,9 @@ int pc_attr_field_set(struct perfconf_attr *attr, const char *name, uint64_t val
 	return 0;
 }
 
-uint64_t pc_attr_field_get(const struct perfconf_attr *attr, const char *name)
+uint64_t pc_field_get(const struct perfconf_attr *attr, const char *name)
 {
-	const struct pc_abi_field *f = pc_attr_field(name);
+	const struct pc_abi_field *f = pc_field_find(name);
 
 	if (!f || f->offset + f->size > sizeof(*attr))
 		return 0;
@@ -98,43 +98,43 @@ uint64_t pc_attr_field_get(const struct perfconf_attr *attr, const char *name)
 	return is_bitfield(f) ? (word >> f->bit) & field_mask(f) : word;
 }
 
-bool pc_attr_field_past_kernel(const char *name)
+bool pc_field_past_kernel(const char *name)
 {
-	const struct pc_abi_field *f = pc_attr_field(name);
-	uint32_t kernel_size = pc_kernel_attr_size();
+	const struct pc_abi_field *f = pc_field_find(name);
+	uint32_t kernel_size = pc_attr_kernel_size();
 
 	return f && kernel_size && f->offset >= kernel_size;
 }
 
-int pc_attr_field_errno(const char *name, int known)
+int pc_field_errno(const char *name, int known)
 {
-	return pc_attr_field_past_kernel(name) ? E2BIG : known;
+	return pc_field_past_kernel(name) ? E2BIG : known;
 }
 
-int pc_attr_reserved_errno(const char *name)
+int pc_field_reserved_errno(const char *name)
 {
-	return pc_attr_field_errno(name, EINVAL);
+	return pc_field_errno(name, EINVAL);
 }
 
-struct pc_attr_probe pc_attr_probe_group(const struct perfconf_attr *attr, const char *name,
+struct pc_field_probe pc_field_probe_group(const struct perfconf_attr *attr, const char *name,
 					 uint64_t value, int group_fd)
 {
 	struct perfconf_attr copy = *attr;
-	struct pc_attr_probe p = { .err = EDOM, .size = attr->size };
+	struct pc_field_probe p = { .err = EDOM, .size = attr->size };
 
-	if (pc_attr_field_set(&copy, name, value))
+	if (pc_field_set(&copy, name, value))
 		return p;
 	p.err = pc_open_errno(&copy, 0, -1, group_fd, 0);
 	p.size = copy.size;
 	return p;
 }
 
-struct pc_attr_probe pc_attr_probe(const struct perfconf_attr *attr, const char *name, uint64_t value)
+struct pc_field_probe pc_field_probe(const struct perfconf_attr *attr, const char *name, uint64_t value)
 {
-	return pc_attr_probe_group(attr, name, value, -1);
+	return pc_field_probe_group(attr, name, value, -1);
 }
 
-int pc_attr_probe_in_software_group_errno(const struct perfconf_attr *attr, const char *name,
+int pc_field_in_software_group_errno(const struct perfconf_attr *attr, const char *name,
 					  uint64_t value)
 {
 	struct perfconf_attr dummy = pc_attr_sw(PERF_COUNT_SW_DUMMY);
@@ -142,7 +142,7 @@ int pc_attr_probe_in_software_group_errno(const struct perfconf_attr *attr, cons
 
 	if (leader < 0)
 		return ENODEV;
-	int err = pc_attr_probe_group(attr, name, value, leader).err;
+	int err = pc_field_probe_group(attr, name, value, leader).err;
 	close(leader);
 	return err;
 }
@@ -150,15 +150,15 @@ int pc_attr_probe_in_software_group_errno(const struct perfconf_attr *attr, cons
 /* What the breakpoint kind watches. */
 static volatile uint64_t watched;
 
-size_t pc_attr_kinds(struct pc_attr_kind *out, size_t max)
+size_t pc_field_events(struct pc_field_event *out, size_t max)
 {
 	static char uprobe_path[PATH_MAX];	/* must outlive the attr */
-	struct pc_attr_kind all[PC_ATTR_KINDS_MAX];
+	struct pc_field_event all[PC_FIELD_EVENTS_MAX];
 	size_t n = 0, written = 0;
 
-	all[n++] = (struct pc_attr_kind){ "software", pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK) };
+	all[n++] = (struct pc_field_event){ "software", pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK) };
 	if (pc_pmu_exists("breakpoint"))
-		all[n++] = (struct pc_attr_kind){ "breakpoint",
+		all[n++] = (struct pc_field_event){ "breakpoint",
 						  pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched)) };
 	all[n].kind = "tracepoint";
 	if (pc_attr_tracepoint(&all[n].attr, "syscalls", "sys_enter_getppid") == 0)
@@ -200,12 +200,12 @@ int pc_aux_pmu_probe_errno(const char *name, uint64_t value, bool in_group)
 	struct perfconf_attr aux = pc_attr((uint32_t)type, 0);
 	aux.exclude_kernel = 1;		/* as an unprivileged tracer would */
 	if (!in_group)
-		return pc_attr_probe(&aux, name, value).err;
+		return pc_field_probe(&aux, name, value).err;
 	int leader = pc_open(&aux, 0, -1, -1, 0);
 	if (leader < 0)
 		return ENODEV;
 	struct perfconf_attr member = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID);
-	int err = pc_attr_probe_group(&member, name, value, leader).err;
+	int err = pc_field_probe_group(&member, name, value, leader).err;
 	close(leader);
 	return err;
 }

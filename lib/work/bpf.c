@@ -172,5 +172,5 @@ int pc_bpf_jit_harden(void)
 {
 	long v;
 
-	return pc_read_long("/proc/sys/net/core/bpf_jit_harden", &v) ? 0 : (int)v;
+	return pc_kernel_read_long("/proc/sys/net/core/bpf_jit_harden", &v) ? 0 : (int)v;
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Counting what one piece of work does. */
+#include <errno.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "event/event.h"
@@ -37,4 +39,15 @@ uint64_t pc_count_of(int fd)
 	uint64_t count;
 
 	return pc_read_count(fd, &count) ? UINT64_MAX : count;
+}
+
+int pc_count_faults_with_task_events(unsigned long n)
+{
+	pc_work_page_faults(1);
+	if (prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0))
+		return -errno;
+	pc_work_page_faults(n);
+	if (prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0))
+		return -errno;
+	return 0;
 }

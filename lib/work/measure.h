@@ -37,4 +37,13 @@ uint64_t pc_count_of_work(struct perfconf_attr *attr, pc_work_fn work, void *arg
  */
 uint64_t pc_count_of(int fd);
 
+/*
+ * For cases that read several events of this task over one piece of work:
+ * n page faults with every event the task opened enabled at once, by
+ * prctl(PR_TASK_PERF_EVENTS_ENABLE and _DISABLE), no user-space work in
+ * between. One fault before, unmeasured, pages in the code the faults run
+ * through. 0, or -errno of a prctl.
+ */
+int pc_count_faults_with_task_events(unsigned long n);
+
 #endif

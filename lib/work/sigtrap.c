@@ -173,3 +173,14 @@ int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t peri
 	out->remove_on_exec = 1;
 	return 0;
 }
+
+struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len,
+					   uint64_t period)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(bp_type, addr, len);
+
+	attr.sample_period = period;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	return attr;
+}

@@ -103,6 +103,13 @@ int pc_sigtrap_since(void);
  * (-ENOENT: no uprobe PMU).
  */
 int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t period);
+/*
+ * A breakpoint of bp_type on addr (len bytes; for an execute one, see
+ * pc_attr_breakpoint) that traps every `period` hits, for the cases whose
+ * subject is a breakpoint: sigtrap and remove_on_exec set, disabled.
+ */
+struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len,
+					   uint64_t period);
 
 /*
  * In a test (perfconf.h brings the harness): that uprobe into

@@ -58,7 +58,7 @@ int pc_work_page_faults(unsigned long n)
 	return 0;
 }
 
-int pc_kernel_faults(unsigned long n)
+int pc_work_kernel_faults(unsigned long n)
 {
 	struct pc_faults f;
 	int err = n ? pc_faults_map(&f, n) : 0;
@@ -73,7 +73,7 @@ int pc_kernel_faults(unsigned long n)
 	return err;
 }
 
-void pc_getppid_calls(unsigned long n)
+void pc_work_getppid_calls(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
 		syscall(SYS_getppid);
@@ -272,7 +272,7 @@ void pc_user_faults_work(void *n)
 
 void pc_kernel_faults_work(void *n)
 {
-	pc_kernel_faults((unsigned long)(uintptr_t)n);
+	pc_work_kernel_faults((unsigned long)(uintptr_t)n);
 }
 
 void pc_calls_work(void *n)
@@ -287,7 +287,7 @@ void pc_loop_work(void *n)
 
 void pc_getppid_work(void *n)
 {
-	pc_getppid_calls((unsigned long)(uintptr_t)n);
+	pc_work_getppid_calls((unsigned long)(uintptr_t)n);
 }
 
 void pc_rename_work(void *n)
@@ -299,7 +299,7 @@ void pc_rename_work(void *n)
 void pc_mixed_faults_work(void *n)
 {
 	pc_work_page_faults((unsigned long)(uintptr_t)n);
-	pc_kernel_faults((unsigned long)(uintptr_t)n / 2);
+	pc_work_kernel_faults((unsigned long)(uintptr_t)n / 2);
 }
 
 /* In the exec'd image: do the work named in the environment, then exit. */

@@ -40,9 +40,9 @@ int pc_work_page_faults(unsigned long n);
  * Exactly n page faults taken in kernel mode: uname(2) writes into n
  * fresh pages, one each. 0 or -errno.
  */
-int pc_kernel_faults(unsigned long n);
+int pc_work_kernel_faults(unsigned long n);
 /* n getppid() system calls (syscalls:sys_enter_getppid fires n times). */
-void pc_getppid_calls(unsigned long n);
+void pc_work_getppid_calls(unsigned long n);
 /*
  * n round trips over a pipe with a partner child: with the caller pinned
  * to one CPU first (affinity.h), each one switches the caller out at least
@@ -88,10 +88,10 @@ int pc_work_set_comm(const char *name);
 
 /* The workloads as pc_work_fns: pass PC_N(n). */
 void pc_user_faults_work(void *n);	/* pc_work_page_faults(n) */
-void pc_kernel_faults_work(void *n);	/* pc_kernel_faults(n) */
+void pc_kernel_faults_work(void *n);	/* pc_work_kernel_faults(n) */
 void pc_calls_work(void *n);		/* pc_work_calls(n) */
 void pc_loop_work(void *n);		/* pc_work_loop(n) */
-void pc_getppid_work(void *n);		/* pc_getppid_calls(n) */
+void pc_getppid_work(void *n);		/* pc_work_getppid_calls(n) */
 /* n prctl(PR_SET_NAME): the task:task_rename tracepoint fires n times, in the kernel. */
 void pc_rename_work(void *n);
 /* Both kinds of fault: n page faults in user mode, then n / 2 in the kernel. */

@@ -99,7 +99,7 @@ TEST(struct_size)
 	EXPECT_EQ(sizeof(struct perfconf_attr), pc_abi_attr.size);
 	EXPECT_EQ(PC_ATTR_SIZE_NEWEST, pc_abi_attr.size);
 	/* The system header's struct is its newest published size. */
-	EXPECT_LE(0, pc_attr_size_ver_of(sizeof(struct perf_event_attr)));
+	EXPECT_LE(0, pc_abi_size_ver_of(sizeof(struct perf_event_attr)));
 }
 
 /*
@@ -108,13 +108,13 @@ TEST(struct_size)
  */
 TEST(kernel_accepts_published_sizes)
 {
-	uint32_t kernel_size = pc_kernel_attr_size();
+	uint32_t kernel_size = pc_attr_kernel_size();
 	unsigned int accepted = 0;
 
 	ASSERT_NE(0, kernel_size) TH_LOG("the kernel's attr size could not be probed");
-	for (size_t i = 0; i < pc_attr_size_vers_count; i++) {
+	for (size_t i = 0; i < pc_abi_size_vers_count; i++) {
 		struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
-		const struct pc_attr_size_ver *v = &pc_attr_size_vers[i];
+		const struct pc_abi_size_ver *v = &pc_abi_size_vers[i];
 
 		if (v->size > kernel_size)
 			break;

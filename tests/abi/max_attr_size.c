@@ -11,23 +11,23 @@
 TEST(is_the_size_of_this_release)
 {
 	const struct pc_kernel *k = pc_kernel();
-	uint32_t size = pc_kernel_attr_size();
+	uint32_t size = pc_attr_kernel_size();
 
 	ASSERT_NE(0, size) TH_LOG("the E2BIG probe did not report a size");
 	pc_observe("max_attr_size", "%u", size);
 	ASSERT_NE(0, k->kver) TH_LOG("kernel release %s not understood", k->release);
-	EXPECT_EQ(pc_attr_size_for_kernel(k->kver), size)
+	EXPECT_EQ(pc_abi_size_for_kernel(k->kver), size)
 		TH_LOG("Linux %d.%d: the ABI table expects %u bytes, the kernel has %u",
-		       k->major, k->minor, pc_attr_size_for_kernel(k->kver), size);
+		       k->major, k->minor, pc_abi_size_for_kernel(k->kver), size);
 }
 
 TEST(is_a_published_size)
 {
-	uint32_t size = pc_kernel_attr_size();
+	uint32_t size = pc_attr_kernel_size();
 	int ver;
 
 	ASSERT_NE(0, size) TH_LOG("the E2BIG probe did not report a size");
-	ver = pc_attr_size_ver_of(size);
+	ver = pc_abi_size_ver_of(size);
 	EXPECT_LE(0, ver) TH_LOG("%u is no PERF_ATTR_SIZE_VERn", size);
 	if (ver >= 0)
 		pc_observe("max_attr_size_ver", "%d", ver);

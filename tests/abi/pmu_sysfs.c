@@ -10,7 +10,7 @@
 
 #include "perfconf.h"
 
-/* Calls fn for each entry of a PMU's sysfs subdirectory; the count of entries. */
+/* Calls fn for each entry of one PMU's sysfs subdirectory; the count of entries. */
 static int for_each_entry(const char *pmu, const char *sub,
 			  void (*fn)(struct __test_metadata *, const char *, const char *),
 			  struct __test_metadata *_metadata)
@@ -30,6 +30,20 @@ static int for_each_entry(const char *pmu, const char *sub,
 		n++;
 	}
 	closedir(d);
+	return n;
+}
+
+/* Calls fn for each entry of every PMU's sysfs subdirectory; the count of entries. */
+static int for_every_pmu(struct __test_metadata *_metadata, const char *sub,
+			 void (*fn)(struct __test_metadata *, const char *, const char *))
+{
+	char **pmus = pc_pmu_list();
+	int n = 0;
+
+	ASSERT_NE(NULL, pmus);
+	for (char **p = pmus; *p; p++)
+		n += for_each_entry(*p, sub, fn, _metadata);
+	pc_strv_free(pmus);
 	return n;
 }
 
@@ -76,27 +90,13 @@ TEST(types_are_unique)
 
 TEST(every_format_parses)
 {
-	char **pmus = pc_pmu_list();
-	int n = 0;
-
-	ASSERT_NE(NULL, pmus);
-	for (char **p = pmus; *p; p++)
-		n += for_each_entry(*p, "format", check_format, _metadata);
-	pc_strv_free(pmus);
-	if (!n)
+	if (!for_every_pmu(_metadata, "format", check_format))
 		SKIP(return, "no PMU here has format/ entries");
 }
 
 TEST(every_event_uses_known_terms)
 {
-	char **pmus = pc_pmu_list();
-	int n = 0;
-
-	ASSERT_NE(NULL, pmus);
-	for (char **p = pmus; *p; p++)
-		n += for_each_entry(*p, "events", check_event, _metadata);
-	pc_strv_free(pmus);
-	if (!n)
+	if (!for_every_pmu(_metadata, "events", check_event))
 		SKIP(return, "no PMU here has events/ entries");
 }
 

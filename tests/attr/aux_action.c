@@ -28,7 +28,7 @@ TEST(known_to_this_kernel)
 	struct perfconf_attr attr = page_faults();
 
 	REQUIRE_ATTR_FIELD(FIELD);
-	int err = pc_attr_probe(&attr, "aux_start_paused", 1).err;
+	int err = pc_field_probe(&attr, "aux_start_paused", 1).err;
 	pc_observe(FIELD, "%s", err == EOPNOTSUPP ? "known" : err == EINVAL ? "reserved" : pc_errno_name(err));
 	EXPECT_ERRNO_SINCE(FIELD, EOPNOTSUPP, EINVAL, err);
 }
@@ -46,7 +46,7 @@ TEST(each_flag_refused_without_an_aux_event)
 
 		if (f->kind != PC_FIELD_BITS || !f->union_with || strcmp(f->union_with, FIELD))
 			continue;
-		int err = pc_attr_probe(&attr, f->name, 1).err;
+		int err = pc_field_probe(&attr, f->name, 1).err;
 		snprintf(key, sizeof(key), "errno.%s", f->name);
 		pc_observe_errno(key, err);
 		EXPECT_NE(0, err) TH_LOG("%s opened on a software event", f->name);
@@ -77,7 +77,7 @@ TEST(all_bits_is_einval)
 	struct perfconf_attr attr = page_faults();
 
 	REQUIRE_ATTR_FIELD(FIELD);
-	EXPECT_ERRNO(pc_attr_reserved_errno("__reserved_3"), pc_attr_probe(&attr, FIELD, UINT32_MAX).err);
+	EXPECT_ERRNO(pc_field_reserved_errno("__reserved_3"), pc_field_probe(&attr, FIELD, UINT32_MAX).err);
 }
 
 TEST(on_an_aux_pmu)

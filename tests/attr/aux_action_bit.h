@@ -22,7 +22,7 @@ TEST(software_group_leader_is_not_enough)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	REQUIRE_ATTR_FIELD(FIELD_NAME);
-	EXPECT_ERRNO(EINVAL, pc_attr_probe_in_software_group_errno(&attr, FIELD_NAME, 1));
+	EXPECT_ERRNO(EINVAL, pc_field_in_software_group_errno(&attr, FIELD_NAME, 1));
 }
 
 /* Refused with aux_output, before any group leader is looked at. */
@@ -32,7 +32,7 @@ TEST(not_with_aux_output)
 
 	REQUIRE_ATTR_FIELD(FIELD_NAME);
 	attr.aux_output = 1;
-	int err = pc_attr_probe(&attr, FIELD_NAME, 1).err;
+	int err = pc_field_probe(&attr, FIELD_NAME, 1).err;
 	pc_observe_errno("errno", err);
 	EXPECT_ERRNO_SINCE(FIELD_NAME, EOPNOTSUPP, EINVAL, err);
 }

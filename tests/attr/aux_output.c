@@ -18,7 +18,7 @@
 static void expect_refused(struct __test_metadata *_metadata, struct perfconf_attr *attr)
 {
 	attr->aux_output = 1;
-	EXPECT_NE(0, pc_observe_open_errno("errno", attr, 0, -1))
+	EXPECT_NE(0, pc_open_observe_errno("errno", attr, 0, -1))
 		TH_LOG("an event without AUX output took it");
 }
 

@@ -28,10 +28,10 @@ TEST(needs_an_aux_group_leader)
 	struct perfconf_attr attr = aux_sampler();
 
 	REQUIRE_ATTR_FIELD(FIELD);
-	EXPECT_ERRNO(EINVAL, pc_attr_probe(&attr, FIELD, 4096).err);
+	EXPECT_ERRNO(EINVAL, pc_field_probe(&attr, FIELD, 4096).err);
 	/* The size alone, without PERF_SAMPLE_AUX, asks for the AUX event all the same. */
 	attr.sample_type = PERF_SAMPLE_TID;
-	pc_observe_errno("errno.without_sample_aux", pc_attr_probe(&attr, FIELD, 4096).err);
+	pc_observe_errno("errno.without_sample_aux", pc_field_probe(&attr, FIELD, 4096).err);
 }
 
 TEST(software_group_leader_is_not_enough)
@@ -42,7 +42,7 @@ TEST(software_group_leader_is_not_enough)
 	REQUIRE_ATTR_FIELD(FIELD);
 	int leader = pc_open(&dummy, 0, -1, -1, 0);
 	ASSERT_OPEN(leader);
-	EXPECT_ERRNO(EINVAL, pc_attr_probe_group(&attr, FIELD, 4096, leader).err);
+	EXPECT_ERRNO(EINVAL, pc_field_probe_group(&attr, FIELD, 4096, leader).err);
 	close(leader);
 }
 

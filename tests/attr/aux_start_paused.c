@@ -13,14 +13,14 @@
 /* On software, breakpoint, tracepoint and uprobe events alike. */
 TEST(refused_without_an_aux_pmu)
 {
-	struct pc_attr_kind kinds[PC_ATTR_KINDS_MAX];
-	size_t n = pc_attr_kinds(kinds, PC_ATTR_KINDS_MAX);
+	struct pc_field_event kinds[PC_FIELD_EVENTS_MAX];
+	size_t n = pc_field_events(kinds, PC_FIELD_EVENTS_MAX);
 	char key[64];
 
 	REQUIRE_ATTR_FIELD(FIELD);
 	ASSERT_LE(1, n);
 	for (size_t i = 0; i < n; i++) {
-		int err = pc_attr_probe(&kinds[i].attr, FIELD, 1).err;
+		int err = pc_field_probe(&kinds[i].attr, FIELD, 1).err;
 
 		snprintf(key, sizeof(key), "errno.%s", kinds[i].kind);
 		pc_observe_errno(key, err);
@@ -34,8 +34,8 @@ TEST(refused_in_a_group_too)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	REQUIRE_ATTR_FIELD(FIELD);
-	int err = pc_attr_probe_in_software_group_errno(&attr, FIELD, 1);
-	EXPECT_ERRNO(pc_attr_probe(&attr, FIELD, 1).err, err);
+	int err = pc_field_in_software_group_errno(&attr, FIELD, 1);
+	EXPECT_ERRNO(pc_field_probe(&attr, FIELD, 1).err, err);
 	EXPECT_ERRNO_SINCE(FIELD, EOPNOTSUPP, EINVAL, err);
 }
 

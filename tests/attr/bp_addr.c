@@ -46,31 +46,40 @@ static int watch(uint64_t addr, bool exclude_kernel)
 	return pc_open(&attr, 0, -1, -1, 0);
 }
 
-
 /* A kernel text address, or SKIP. Aligned down to 8 for a u64 watchpoint. */
 #define KERNEL_ADDRESS(addr) do { \
-	int e_ = pc_kernel_text_address(addr); \
+	int e_ = pc_addr_kernel_text(addr); \
 	if (e_) \
 		SKIP(return, "no kernel address from a sample (%s)", pc_errno_name(-e_)); \
 	*(addr) &= ~7ULL; \
 } while (0)
 
+/* Every case needs a breakpoint PMU. */
+FIXTURE(global) {};
+
+FIXTURE_SETUP(global)
+{
+	REQUIRE_PMU("breakpoint");
+}
+
+FIXTURE_TEARDOWN(global)
+{
+}
+
 /* Of two neighbouring variables, only the watched one's writes count. */
-TEST(the_address_selects_the_variable)
+TEST_F(global, the_address_selects_the_variable)
 {
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_PMU("breakpoint");
 	int fd = watch((uintptr_t)&second, false);
 	ASSERT_OPEN(fd);
 	EXPECT_EQ(N, writes_counted(fd, 2 * N, N));
 	close(fd);
 }
 
-TEST(kernel_address_excluding_the_kernel_is_einval)
+TEST_F(global, kernel_address_excluding_the_kernel_is_einval)
 {
 	uint64_t kaddr;
 
-	REQUIRE_PMU("breakpoint");
 	KERNEL_ADDRESS(&kaddr);
 	int fd = watch(kaddr, true);
 	EXPECT_GT(0, fd);
@@ -86,12 +95,11 @@ TEST(kernel_address_excluding_the_kernel_is_einval)
  * if accepted, sees no write from this task's work. The execute one is
  * never enabled.
  */
-TEST(kernel_address_as_root)
+TEST_F(global, kernel_address_as_root)
 {
 	struct perfconf_attr x;
 	uint64_t kaddr;
 
-	REQUIRE_PMU("breakpoint");
 	KERNEL_ADDRESS(&kaddr);
 	int fd = watch(kaddr, false);
 	pc_observe_errno("write", fd < 0 ? errno : 0);
@@ -100,7 +108,7 @@ TEST(kernel_address_as_root)
 		close(fd);
 	}
 	x = pc_attr_breakpoint(HW_BREAKPOINT_X, (const void *)(uintptr_t)kaddr, sizeof(long));
-	pc_observe_open_errno("execute", &x, 0, -1);
+	pc_open_observe_errno("execute", &x, 0, -1);
 }
 
 /*
@@ -108,12 +116,11 @@ TEST(kernel_address_as_root)
  * with EACCES (paranoid >= 2), EPERM (no CAP_SYS_ADMIN) or EINVAL (arm64
  * takes no per-task kernel breakpoint): pinned.
  */
-TEST(kernel_address_unprivileged)
+TEST_F(global, kernel_address_unprivileged)
 {
 	int paranoid = pc_paranoid();
 	uint64_t kaddr;
 
-	REQUIRE_PMU("breakpoint");
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
 	KERNEL_ADDRESS(&kaddr);
@@ -135,12 +142,11 @@ TEST(kernel_address_unprivileged)
 }
 
 /* Any user may watch its own memory, user mode only. */
-TEST(own_memory_unprivileged)
+TEST_F(global, own_memory_unprivileged)
 {
 	int paranoid = pc_paranoid();
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_PMU("breakpoint");
 	if (paranoid > 2)
 		SKIP(return, "perf_event_paranoid %d refuses every unprivileged open", paranoid);
 	BECOME_NOBODY();

@@ -16,6 +16,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "perfconf.h"
+#include "work/measure.h"
 
 static volatile uint8_t area[2 * 4096] __attribute__((aligned(4096)));
 #define BASE 4096	/* watched ranges start here: bytes on both sides are ours */
@@ -66,13 +67,24 @@ static void check_covers_exactly(struct __test_metadata *_metadata, int fd, uint
 						       (unsigned long long)len);
 }
 
-TEST(documented_lengths_cover_their_bytes)
+/* Every case needs a breakpoint PMU. */
+FIXTURE(global) {};
+
+FIXTURE_SETUP(global)
+{
+	REQUIRE_PMU("breakpoint");
+}
+
+FIXTURE_TEARDOWN(global)
+{
+}
+
+TEST_F(global, documented_lengths_cover_their_bytes)
 {
 	const uint64_t lens[] = { HW_BREAKPOINT_LEN_1, HW_BREAKPOINT_LEN_2, HW_BREAKPOINT_LEN_4,
 				  HW_BREAKPOINT_LEN_8 };
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_PMU("breakpoint");
 	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		int fd = open_watchpoint(lens[i]);
 
@@ -82,9 +94,8 @@ TEST(documented_lengths_cover_their_bytes)
 	}
 }
 
-TEST(zero_is_einval)
+TEST_F(global, zero_is_einval)
 {
-	REQUIRE_PMU("breakpoint");
 	int fd = open_watchpoint(0);
 	EXPECT_GT(0, fd);
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
@@ -93,11 +104,10 @@ TEST(zero_is_einval)
 }
 
 /* Neither a power of two nor a granule length: no arch takes it. */
-TEST(odd_lengths_above_8_are_einval)
+TEST_F(global, odd_lengths_above_8_are_einval)
 {
 	const uint64_t lens[] = { 9, 12, 24, 4095 };
 
-	REQUIRE_PMU("breakpoint");
 	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		int fd = open_watchpoint(lens[i]);
 
@@ -110,11 +120,10 @@ TEST(odd_lengths_above_8_are_einval)
 }
 
 /* The uapi's 3, 5, 6 and 7, and power-of-two ranges: pinned; if accepted, exact. */
-TEST(other_lengths)
+TEST_F(global, other_lengths)
 {
 	const uint64_t lens[] = { 3, 5, 6, 7, 16, 64, 4096 };
 
-	REQUIRE_PMU("breakpoint");
 	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
 		char key[16];
 		int fd = open_watchpoint(lens[i]);
@@ -133,24 +142,16 @@ TEST(other_lengths)
 }
 
 /* An execute breakpoint takes sizeof(long), as the man page says to set it. */
-TEST(execute_takes_sizeof_long)
+TEST_F(global, execute_takes_sizeof_long)
 {
 	struct perfconf_attr attr = pc_attr(PERF_TYPE_BREAKPOINT, 0);
-	uint64_t count;
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_PMU("breakpoint");
 	attr.bp_type = HW_BREAKPOINT_X;
 	attr.bp_addr = (uintptr_t)pc_work_target;
 	attr.bp_len = sizeof(long);
-	int fd = pc_open(&attr, 0, -1, -1, 0);
-	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, pc_enable(fd));
-	pc_work_calls(21);
-	ASSERT_EQ(0, pc_disable(fd));
-	ASSERT_EQ(0, pc_read_count(fd, &count));
-	EXPECT_EQ(21, count);
-	close(fd);
+	ASSERT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0));
+	EXPECT_EQ(21, pc_count_of_work(&attr, pc_calls_work, PC_N(21)));
 }
 
 TEST_HARNESS_MAIN

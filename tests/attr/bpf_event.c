@@ -25,6 +25,14 @@ static struct perfconf_attr bpf_attr(int ksymbol)
 /* Load (and with `unload`, close again) a trivial program while the event is enabled. */
 #define LOAD_OR_SKIP(cap, prog, unload) LOAD_BPF_OR_SKIP((cap)->fd, prog, "perfconf_bpfev", unload)
 
+/* Open cap on attr, load (and unload) as above, then read the records. */
+#define CAPTURE_A_LOAD(cap, attr, prog, unload) do { \
+	struct perfconf_attr attr_ = (attr); \
+	PC_CAPTURE_OPEN_SINCE(cap, &attr_, 0, -1, FIELD); \
+	LOAD_OR_SKIP(cap, prog, unload); \
+	ASSERT_CAPTURE_READ(cap); \
+} while (0)
+
 static void expect_prog(struct __test_metadata *_metadata, const struct pc_record *r,
 			const struct pc_bpf_prog *prog)
 {
@@ -38,18 +46,15 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = bpf_attr(0);
 
-	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST(load)
 {
-	struct perfconf_attr attr = bpf_attr(0);
 	struct pc_bpf_prog prog;
 	struct pc_capture cap;
 
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
-	LOAD_OR_SKIP(&cap, &prog, 0);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_A_LOAD(&cap, bpf_attr(0), &prog, 0);
 	const struct pc_record *r = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
 
 	ASSERT_NE(NULL, r) TH_LOG("no PROG_LOAD record for program %u", prog.id);
@@ -62,13 +67,10 @@ TEST(load)
 
 TEST(unload)
 {
-	struct perfconf_attr attr = bpf_attr(0);
 	struct pc_bpf_prog prog;
 	struct pc_capture cap;
 
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
-	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_A_LOAD(&cap, bpf_attr(0), &prog, 1);
 	const struct pc_record *load = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
 	const struct pc_record *unload = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_UNLOAD, prog.id);
 
@@ -110,14 +112,11 @@ TEST(each_program_its_own_id)
  */
 TEST(with_ksymbol)
 {
-	struct perfconf_attr attr = bpf_attr(1);
 	struct pc_bpf_prog prog;
 	struct pc_capture cap;
 	char types[128];
 
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
-	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_A_LOAD(&cap, bpf_attr(1), &prog, 1);
 	ASSERT_NE(NULL, pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id));
 	if (!prog.jited_len)
 		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol");

@@ -94,8 +94,8 @@ TEST(ignored_without_the_sample_bit)
 /* No PMU here besides a hardware one records branches: each refuses. */
 TEST(other_pmus_refuse_branch_stacks)
 {
-	struct pc_attr_kind kinds[PC_ATTR_KINDS_MAX];
-	size_t n = pc_attr_kinds(kinds, PC_ATTR_KINDS_MAX);
+	struct pc_field_event kinds[PC_FIELD_EVENTS_MAX];
+	size_t n = pc_field_events(kinds, PC_FIELD_EVENTS_MAX);
 
 	for (size_t i = 0; i < n; i++) {
 		struct perfconf_attr attr = kinds[i].attr;

@@ -53,11 +53,33 @@ out:
 	return p;
 }
 
+/*
+ * Map this executable as above with cap's event, and read the records:
+ * the one of the mapping *p, or NULL.
+ */
+static const struct pc_record *record_of_map_self(struct __test_metadata *_metadata,
+						  struct pc_capture *cap, int prot, char *path,
+						  void **p)
+{
+	*p = map_self(cap->fd, prot, path);
+	ASSERT_NE(MAP_FAILED, *p);
+	ASSERT_CAPTURE_READ(cap);
+	return pc_find_mmap_at(cap, *p, 0);
+}
+
+/* size = the length of this binary's build id, read into id; SKIP where it has none. */
+#define READ_OWN_BUILD_ID(id, size) do { \
+	size = pc_elf_build_id("/proc/self/exe", id, sizeof(id)); \
+	if (size == -ENOENT) \
+		SKIP(return, "this test binary was linked without a GNU build id note"); \
+	ASSERT_LT(0, size) TH_LOG("reading the build id: %s", pc_errno_name(-size)); \
+} while (0)
+
 TEST(accepted)
 {
 	struct perfconf_attr attr = build_id_attr(1, 0);
 
-	EXPECT_ERRNO_SINCE("build_id", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("build_id", 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST(elf_file_gives_its_build_id)
@@ -66,17 +88,14 @@ TEST(elf_file_gives_its_build_id)
 	uint8_t id[BUILD_ID_MAX], zero[BUILD_ID_MAX] = { 0 };
 	char path[PATH_MAX];
 	struct pc_capture cap;
-	int size = pc_elf_build_id("/proc/self/exe", id, sizeof(id));
+	void *p;
+	int size;
 
-	if (size == -ENOENT)
-		SKIP(return, "this test binary was linked without a GNU build id note");
-	ASSERT_LT(0, size) TH_LOG("reading the build id: %s", pc_errno_name(-size));
+	READ_OWN_BUILD_ID(id, size);
 	ASSERT_GE(BUILD_ID_MAX, size);
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "build_id");
-	void *p = map_self(cap.fd, PROT_READ | PROT_EXEC, path);
-	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+	const struct pc_record *r = record_of_map_self(_metadata, &cap, PROT_READ | PROT_EXEC,
+						       path, &p);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record at %p", p);
 	EXPECT_EQ(PERF_RECORD_MMAP2, r->type);
@@ -124,16 +143,12 @@ TEST(data_mapping_carries_it_too)
 	uint8_t id[BUILD_ID_MAX];
 	char path[PATH_MAX];
 	struct pc_capture cap;
-	int size = pc_elf_build_id("/proc/self/exe", id, sizeof(id));
+	void *p;
+	int size;
 
-	if (size == -ENOENT)
-		SKIP(return, "this test binary was linked without a GNU build id note");
-	ASSERT_LT(0, size) TH_LOG("reading the build id: %s", pc_errno_name(-size));
+	READ_OWN_BUILD_ID(id, size);
 	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "build_id");
-	void *p = map_self(cap.fd, PROT_READ, path);
-	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+	const struct pc_record *r = record_of_map_self(_metadata, &cap, PROT_READ, path, &p);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record at %p", p);
 	EXPECT_EQ(PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA | PERF_RECORD_MISC_MMAP_BUILD_ID,
@@ -154,15 +169,14 @@ TEST(without_mmap2_the_mmap_record_is_unchanged)
 	struct perfconf_attr attr = build_id_attr(0, 0);
 	char path[PATH_MAX];
 	struct pc_capture cap;
+	void *p;
 
 	int err = pc_capture_open(&cap, &attr, 0, -1);
 	pc_observe_errno("errno", -err);
 	if (err)
 		return;
-	void *p = map_self(cap.fd, PROT_READ | PROT_EXEC, path);
-	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+	const struct pc_record *r = record_of_map_self(_metadata, &cap, PROT_READ | PROT_EXEC,
+						       path, &p);
 
 	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);
 	EXPECT_EQ(PERF_RECORD_MMAP, r->type);

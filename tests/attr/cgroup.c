@@ -85,6 +85,15 @@ static void expect_made(struct __test_metadata *_metadata, const struct pc_captu
 	EXPECT_EQ(0, r->misc);
 }
 
+/* A dummy event with only the bit set. */
+static struct perfconf_attr cgroup_attr(void)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+
+	attr.cgroup = 1;
+	return attr;
+}
+
 #define REQUIRE_CGROUPS(m) do { \
 	REQUIRE_CONFIG("CGROUP_PERF"); \
 	if (pc_cgroup_perf_mount(m)) \
@@ -93,8 +102,7 @@ static void expect_made(struct __test_metadata *_metadata, const struct pc_captu
 
 /* Before 5.7 the bit is reserved: EINVAL there means "not supported". */
 #define OPEN_OR_SKIP(cap) do { \
-	struct perfconf_attr attr_ = pc_attr_sw(PERF_COUNT_SW_DUMMY); \
-	attr_.cgroup = 1; \
+	struct perfconf_attr attr_ = cgroup_attr(); \
 	PC_CAPTURE_OPEN_SINCE(cap, &attr_, 0, -1, "cgroup"); \
 } while (0)
 
@@ -105,12 +113,21 @@ static void expect_made(struct __test_metadata *_metadata, const struct pc_captu
 	ASSERT_ERRNO(0, err); \
 } while (0)
 
+/* Capture the making (and removal) of the n cgroups cg[] names in m. */
+#define CAPTURE_MAKING(cap, m, cg, n) do { \
+	OPEN_OR_SKIP(cap); \
+	ASSERT_EQ(0, pc_enable((cap)->fd)); \
+	int err_ = make_and_remove(m, cg, n); \
+	ASSERT_EQ(0, pc_disable((cap)->fd)); \
+	MADE_OR_SKIP(err_); \
+	ASSERT_CAPTURE_READ(cap); \
+} while (0)
+
 TEST(accepted)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+	struct perfconf_attr attr = cgroup_attr();
 
-	attr.cgroup = 1;
-	EXPECT_ERRNO_SINCE("cgroup", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("cgroup", 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST(mkdir_reports_the_new_cgroup)
@@ -121,12 +138,7 @@ TEST(mkdir_reports_the_new_cgroup)
 
 	REQUIRE_CGROUPS(&m);
 	pc_cgroup_unique_name(cg[0].rel, sizeof(cg[0].rel));
-	OPEN_OR_SKIP(&cap);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	int err = make_and_remove(&m, cg, 1);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	MADE_OR_SKIP(err);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_MAKING(&cap, &m, cg, 1);
 	EXPECT_EQ(1, pc_capture_count(&cap, PERF_RECORD_CGROUP));
 	expect_made(_metadata, &cap, &cg[0]);
 	pc_capture_close(&cap);
@@ -144,12 +156,7 @@ TEST(nested_cgroups)
 	pc_cgroup_unique_name(name, sizeof(name));
 	snprintf(cg[0].rel, sizeof(cg[0].rel), "%s", name);
 	snprintf(cg[1].rel, sizeof(cg[1].rel), "%s/inner", name);
-	OPEN_OR_SKIP(&cap);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	int err = make_and_remove(&m, cg, 2);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	MADE_OR_SKIP(err);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_MAKING(&cap, &m, cg, 2);
 	EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_CGROUP));
 	expect_made(_metadata, &cap, &cg[0]);
 	expect_made(_metadata, &cap, &cg[1]);

@@ -114,7 +114,7 @@ TEST(other_clocks_are_refused)
 
 		attr.use_clockid = 1;
 		attr.clockid = bad[i].id;
-		EXPECT_ERRNO(EINVAL, pc_observe_open_errno(bad[i].key, &attr, 0, -1))
+		EXPECT_ERRNO(EINVAL, pc_open_observe_errno(bad[i].key, &attr, 0, -1))
 			TH_LOG("clockid %d", bad[i].id);
 	}
 }
@@ -153,7 +153,7 @@ TEST(clocks_per_pmu)
 			attr.use_clockid = 1;
 			attr.clockid = clocks[c].id;
 			snprintf(key, sizeof(key), "%s.%s", pmus[p].name, clocks[c].name);
-			int err = pc_observe_open_errno(key, &attr, 0, -1);
+			int err = pc_open_observe_errno(key, &attr, 0, -1);
 			if (pc_errno_is_unsupported(err))
 				break;	/* no such PMU here */
 			if (clocks[c].nmi_safe || pmus[p].always_all) {

@@ -85,7 +85,7 @@ TEST(thread_rename)
 	EXPECT_EQ(getpid(), r->comm.pid);
 	EXPECT_STREQ("pc-thread", r->comm.comm);
 	EXPECT_EQ(0, r->misc);
-	EXPECT_EQ(0, pc_count_tid(&cap, PERF_RECORD_COMM, gettid()))
+	EXPECT_EQ(0, pc_tid_count(&cap, PERF_RECORD_COMM, gettid()))
 		TH_LOG("the main thread was not renamed");
 	pc_capture_close(&cap);
 }

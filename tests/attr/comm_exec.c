@@ -14,6 +14,7 @@
 #include "work/attr_probe.h"
 #include "work/affinity.h"
 #include "ring/sideband.h"
+#include "sampling_child.h"
 
 /* comm records of this task and its children (one CPU: see lib/work/affinity.h). */
 static int open_comm(struct pc_capture *cap, int comm, int comm_exec)
@@ -32,11 +33,7 @@ static int exec_comm_misc(struct __test_metadata *_metadata, int comm_exec)
 	int misc = -1;
 
 	ASSERT_ERRNO(0, -open_comm(&cap, 1, comm_exec));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t child = pc_work_exec("exit");
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LT(0, child);
-	ASSERT_CAPTURE_READ(&cap);
+	pid_t child = child_recorded(_metadata, &cap, pc_work_exec, "exit");
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, child, 0);
 
 	EXPECT_NE(NULL, r) TH_LOG("no COMM record from the exec'd child %d", child);
@@ -54,7 +51,7 @@ TEST(accepted)
 
 	attr.comm = 1;
 	attr.comm_exec = 1;
-	EXPECT_ERRNO_SINCE("comm_exec", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("comm_exec", 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST(exec_sets_misc_comm_exec)

@@ -46,7 +46,7 @@ TEST(software_configs_open)
 		EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("%s", known[i].name);
 	}
 	struct perfconf_attr attr = pc_attr_sw(SW_CGROUP_SWITCHES);
-	pc_observe_open_errno("errno.cgroup_switches", &attr, 0, -1);
+	pc_open_observe_errno("errno.cgroup_switches", &attr, 0, -1);
 }
 
 /* One run of n page faults, counted by every fault-shaped config at once. */
@@ -69,10 +69,7 @@ TEST(config_selects_the_event)
 		fds[i] = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		ASSERT_OPEN(fds[i]);
 	}
-	pc_work_page_faults(1);
-	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
-	pc_work_page_faults(N);
-	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	ASSERT_EQ(0, pc_count_faults_with_task_events(N));
 	for (int i = 0; i < NCASES; i++) {
 		uint64_t count = UINT64_MAX;
 

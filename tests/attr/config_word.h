@@ -9,7 +9,7 @@
  */
 #include "perfconf.h"
 #include "work/measure.h"
-#include "event/pmu_formats.h"
+#include "event/pmu.h"
 #include "fragment.h"
 
 #define N 16
@@ -40,6 +40,6 @@ TEST(FIELD_CASE(tracepoint_ignores_))
 #define FORMATS_IN_FIELD_CASE						\
 TEST(FIELD_CASE(formats_in_))						\
 {									\
-	EXPECT_LE(0, pc_observe_formats_in_word(FIELD_WORD))		\
+	EXPECT_LE(0, pc_pmu_observe_formats_in_word(FIELD_WORD))		\
 		TH_LOG("a format entry cannot be parsed");		\
 }

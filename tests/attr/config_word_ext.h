@@ -10,7 +10,7 @@
 #include "perfconf.h"
 #include "work/attr_probe.h"
 #include "work/measure.h"
-#include "event/pmu_formats.h"
+#include "event/pmu.h"
 #include "fragment.h"
 
 #define N 16
@@ -20,7 +20,7 @@ TEST(e2big_only_past_the_kernel_size)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
-	pc_observe_errno("errno", pc_attr_probe(&attr, FIELD_NAME, ~0ULL).err);
+	pc_observe_errno("errno", pc_field_probe(&attr, FIELD_NAME, ~0ULL).err);
 	EXPECT_ATTR_SIZE_RULE(&attr, FIELD_NAME, ~0ULL);
 }
 
@@ -42,7 +42,7 @@ TEST(FIELD_CASE(software_event_ignores_))
  */
 TEST(each_kind_of_event)
 {
-	EXPECT_EACH_KIND_ERRNO(FIELD_NAME, FIELD_PATTERN, pc_attr_field_errno(FIELD_NAME, 0));
+	EXPECT_EACH_KIND_ERRNO(FIELD_NAME, FIELD_PATTERN, pc_field_errno(FIELD_NAME, 0));
 }
 
 /* An attr of size SIZE_BEFORE ends before the field: whatever lies there is not read. */
@@ -61,7 +61,7 @@ TEST(FRAGMENT_CAT(FRAGMENT_CAT(size_ver, SIZE_BEFORE), _is_not_read_that_far))
 /* The PMUs here that define formats in the field are pinned, each parsed. */
 TEST(FIELD_CASE(formats_in_))
 {
-	EXPECT_LE(0, pc_observe_formats_in_word(FIELD_WORD)) TH_LOG("a format entry cannot be parsed");
+	EXPECT_LE(0, pc_pmu_observe_formats_in_word(FIELD_WORD)) TH_LOG("a format entry cannot be parsed");
 }
 
 TEST_HARNESS_MAIN

@@ -40,7 +40,7 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = switch_attr();
 
-	EXPECT_ERRNO_SINCE("context_switch", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("context_switch", 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST(task_switches_alternate_out_and_in)

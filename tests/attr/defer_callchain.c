@@ -17,14 +17,14 @@
 #include "perfconf.h"
 #include "work/attr_probe.h"
 #include "ring/callchain_deferred.h"
+#include "defer_faults.h"
 
 #define FIELD "defer_callchain"
-#define FAULTS 16
 
 TEST(acceptance)
 {
 	struct perfconf_attr attr = pc_attr_defer_sampler();
-	int err = pc_observe_open_errno("errno", &attr, 0, -1);
+	int err = pc_open_observe_errno("errno", &attr, 0, -1);
 
 	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, err);
 }
@@ -35,18 +35,13 @@ TEST(samples_end_with_the_deferred_marker)
 	struct perfconf_attr attr = pc_attr_defer_sampler();
 	struct pc_capture cap;
 
-	REQUIRE_DEFER();
-	REQUIRE_CONFIG("UNWIND_USER");
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
+	CAPTURE_DEFERRED_FAULTS(&cap, &attr);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
-	ASSERT_LE(FAULTS, samples);
-	REQUIRE_DEFERRED_SAMPLES(&cap);
 	for (size_t i = 0; i < samples; i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		uint64_t cookie = 0;
 
-		EXPECT_TRUE(pc_sample_deferred(s, &cookie)) TH_LOG("sample %zu: %llu entries, not deferred",
+		EXPECT_TRUE(pc_deferred_cookie(s, &cookie)) TH_LOG("sample %zu: %llu entries, not deferred",
 								     i, (unsigned long long)s->callchain_nr);
 		EXPECT_NE(0, cookie);
 		for (uint64_t j = 0; j < s->callchain_nr; j++) {
@@ -66,21 +61,15 @@ TEST(deferred_record_answers_each_sample)
 	struct perfconf_attr attr = pc_attr_defer_sampler();
 	struct pc_capture cap;
 
-	REQUIRE_DEFER();
-	REQUIRE_CONFIG("UNWIND_USER");
 	attr.defer_output = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
-	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
-	ASSERT_LE(FAULTS, samples);
-	REQUIRE_DEFERRED_SAMPLES(&cap);
+	CAPTURE_DEFERRED_FAULTS(&cap, &attr);
 	for (size_t i = 0, idx = 0; i < cap.nr; i++) {
 		const struct pc_record *r = &cap.recs[i].rec;
 		uint64_t cookie;
 
-		if (r->type != PERF_RECORD_SAMPLE || !pc_sample_deferred(&r->sample, &cookie))
+		if (r->type != PERF_RECORD_SAMPLE || !pc_deferred_cookie(&r->sample, &cookie))
 			continue;
-		const struct pc_record *d = pc_capture_deferred(&cap, cookie, &idx);
+		const struct pc_record *d = pc_deferred_record(&cap, cookie, &idx);
 		EXPECT_NE(NULL, d) TH_LOG("no CALLCHAIN_DEFERRED record for cookie %#llx",
 					  (unsigned long long)cookie);
 		if (!d)
@@ -106,7 +95,7 @@ TEST(each_kernel_entry_has_its_own_cookie)
 	REQUIRE_CONFIG("UNWIND_USER");
 	attr.defer_output = 1;
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(0, pc_deferred_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
 	REQUIRE_DEFERRED_SAMPLES(&cap);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	size_t records = pc_capture_count(&cap, PC_RECORD_CALLCHAIN_DEFERRED);
@@ -115,10 +104,10 @@ TEST(each_kernel_entry_has_its_own_cookie)
 		uint64_t cookie, earlier;
 		bool seen = false;
 
-		if (!pc_sample_deferred(pc_capture_sample(&cap, i), &cookie))
+		if (!pc_deferred_cookie(pc_capture_sample(&cap, i), &cookie))
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = pc_sample_deferred(pc_capture_sample(&cap, j), &earlier) &&
+			seen = pc_deferred_cookie(pc_capture_sample(&cap, j), &earlier) &&
 			       earlier == cookie;
 		distinct += !seen;
 	}
@@ -137,18 +126,13 @@ TEST(nothing_deferred_without_a_user_callchain)
 	attr.defer_output = 1;
 	attr.exclude_callchain_user = 1;
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_defer_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
+	ASSERT_EQ(0, pc_deferred_faults(FAULTS, &cap, NULL)) TH_LOG("%s", cap.error);
 	EXPECT_LE(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
-	EXPECT_EQ(0, pc_capture_deferred_samples(&cap));
+	EXPECT_EQ(0, pc_deferred_samples(&cap));
 	EXPECT_EQ(0, pc_capture_count(&cap, PC_RECORD_CALLCHAIN_DEFERRED));
 	pc_capture_close(&cap);
 }
 
-TEST(attr_size_rule)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
-
-	EXPECT_ATTR_SIZE_RULE(&attr, FIELD, 1);
-}
+ATTR_SIZE_RULE_CASE
 
 TEST_HARNESS_MAIN

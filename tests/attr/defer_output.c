@@ -13,9 +13,9 @@
 #include "perfconf.h"
 #include "work/attr_probe.h"
 #include "ring/callchain_deferred.h"
+#include "defer_faults.h"
 
 #define FIELD "defer_output"
-#define FAULTS 16
 
 /* A side-band event: a dummy that only collects CALLCHAIN_DEFERRED records. */
 static struct perfconf_attr side_band(void)
@@ -31,7 +31,7 @@ static struct perfconf_attr side_band(void)
 TEST(acceptance)
 {
 	struct perfconf_attr attr = side_band();
-	int err = pc_observe_open_errno("errno", &attr, 0, -1);
+	int err = pc_open_observe_errno("errno", &attr, 0, -1);
 
 	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, err);
 }
@@ -50,7 +50,7 @@ TEST(side_band_event_receives_the_records)
 	REQUIRE_CONFIG("UNWIND_USER");
 	ASSERT_ERRNO(0, -pc_capture_open(&d, &d_attr, 0, -1));
 	ASSERT_ERRNO(0, -pc_capture_open(&s, &s_attr, 0, -1));
-	ASSERT_EQ(0, pc_defer_faults(FAULTS, &d, &s)) TH_LOG("%s%s", d.error, s.error);
+	ASSERT_EQ(0, pc_deferred_faults(FAULTS, &d, &s)) TH_LOG("%s%s", d.error, s.error);
 	size_t samples = pc_capture_count(&s, PERF_RECORD_SAMPLE);
 	ASSERT_LE(FAULTS, samples);
 	REQUIRE_DEFERRED_SAMPLES(&s);
@@ -60,8 +60,8 @@ TEST(side_band_event_receives_the_records)
 		const struct pc_sample *smp = pc_capture_sample(&s, i);
 		uint64_t cookie;
 
-		ASSERT_TRUE(pc_sample_deferred(smp, &cookie)) TH_LOG("sample %zu not deferred", i);
-		const struct pc_record *r = pc_capture_deferred(&d, cookie, NULL);
+		ASSERT_TRUE(pc_deferred_cookie(smp, &cookie)) TH_LOG("sample %zu not deferred", i);
+		const struct pc_record *r = pc_deferred_record(&d, cookie, NULL);
 		EXPECT_NE(NULL, r) TH_LOG("cookie %#llx unanswered", (unsigned long long)cookie);
 		if (!r)
 			continue;
@@ -80,14 +80,9 @@ TEST(no_records_without_defer_output)
 	struct perfconf_attr attr = pc_attr_defer_sampler();
 	struct pc_capture s;
 
-	REQUIRE_DEFER();
-	REQUIRE_CONFIG("UNWIND_USER");
-	ASSERT_ERRNO(0, -pc_capture_open(&s, &attr, 0, -1));
-	ASSERT_EQ(0, pc_defer_faults(FAULTS, &s, NULL)) TH_LOG("%s", s.error);
+	CAPTURE_DEFERRED_FAULTS(&s, &attr);
 	size_t samples = pc_capture_count(&s, PERF_RECORD_SAMPLE);
-	ASSERT_LE(FAULTS, samples);
-	REQUIRE_DEFERRED_SAMPLES(&s);
-	EXPECT_EQ(samples, pc_capture_deferred_samples(&s));
+	EXPECT_EQ(samples, pc_deferred_samples(&s));
 	EXPECT_EQ(0, pc_capture_count(&s, PC_RECORD_CALLCHAIN_DEFERRED));
 	pc_capture_close(&s);
 }
@@ -100,16 +95,11 @@ TEST(nothing_to_output_without_a_deferring_event)
 
 	REQUIRE_DEFER();
 	ASSERT_ERRNO(0, -pc_capture_open(&d, &attr, 0, -1));
-	ASSERT_EQ(0, pc_defer_faults(FAULTS, &d, NULL)) TH_LOG("%s", d.error);
+	ASSERT_EQ(0, pc_deferred_faults(FAULTS, &d, NULL)) TH_LOG("%s", d.error);
 	EXPECT_EQ(0, pc_capture_count(&d, PC_RECORD_CALLCHAIN_DEFERRED));
 	pc_capture_close(&d);
 }
 
-TEST(attr_size_rule)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
-
-	EXPECT_ATTR_SIZE_RULE(&attr, FIELD, 1);
-}
+ATTR_SIZE_RULE_CASE
 
 TEST_HARNESS_MAIN

@@ -30,6 +30,26 @@ static int open_faults(int disabled, int group_fd, uint64_t read_format)
 	return pc_open(&attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
+struct group {
+	int leader, sibling;
+};
+
+/* A disabled leader and a sibling, disabled or not, after the workload's own first faults. */
+static void open_group(struct __test_metadata *_metadata, struct group *g, int sibling_disabled)
+{
+	pc_work_page_faults(1);
+	g->leader = open_faults(1, -1, 0);
+	ASSERT_OPEN(g->leader);
+	g->sibling = open_faults(sibling_disabled, g->leader, 0);
+	ASSERT_OPEN(g->sibling);
+}
+
+static void close_group(const struct group *g)
+{
+	close(g->sibling);
+	close(g->leader);
+}
+
 FIXTURE(faults) {
 	int fd;
 };
@@ -141,40 +161,32 @@ TEST(time_enabled_only_while_enabled)
 /* A sibling opened with disabled = 0 waits for its disabled leader. */
 TEST(sibling_waits_for_its_leader)
 {
-	pc_work_page_faults(1);
-	int leader = open_faults(1, -1, 0);
-	ASSERT_OPEN(leader);
-	int sibling = open_faults(0, leader, 0);
-	ASSERT_OPEN(sibling);
+	struct group g;
 
+	open_group(_metadata, &g, 0);
 	pc_work_page_faults(FAULTS);
-	EXPECT_EQ(0, pc_count_of(sibling));
-	ASSERT_EQ(0, pc_enable(leader));
+	EXPECT_EQ(0, pc_count_of(g.sibling));
+	ASSERT_EQ(0, pc_enable(g.leader));
 	pc_work_page_faults(FAULTS);
-	ASSERT_EQ(0, pc_disable(leader));
-	EXPECT_EQ(FAULTS, pc_count_of(leader));
-	EXPECT_EQ(FAULTS, pc_count_of(sibling));
-	close(sibling);
-	close(leader);
+	ASSERT_EQ(0, pc_disable(g.leader));
+	EXPECT_EQ(FAULTS, pc_count_of(g.leader));
+	EXPECT_EQ(FAULTS, pc_count_of(g.sibling));
+	close_group(&g);
 }
 
 /* With PERF_IOC_FLAG_GROUP, one ENABLE on the leader starts disabled siblings too. */
 TEST(group_flag_enables_disabled_siblings)
 {
-	pc_work_page_faults(1);
-	int leader = open_faults(1, -1, 0);
-	ASSERT_OPEN(leader);
-	int sibling = open_faults(1, leader, 0);
-	ASSERT_OPEN(sibling);
+	struct group g;
 
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
+	open_group(_metadata, &g, 1);
+	ASSERT_EQ(0, ioctl(g.leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
 	pc_work_page_faults(FAULTS);
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
+	ASSERT_EQ(0, ioctl(g.leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
 	pc_work_page_faults(FAULTS);
-	EXPECT_EQ(FAULTS, pc_count_of(leader));
-	EXPECT_EQ(FAULTS, pc_count_of(sibling));
-	close(sibling);
-	close(leader);
+	EXPECT_EQ(FAULTS, pc_count_of(g.leader));
+	EXPECT_EQ(FAULTS, pc_count_of(g.sibling));
+	close_group(&g);
 }
 
 TEST_HARNESS_MAIN

@@ -20,9 +20,15 @@
 #include "ring/sample_site.h"
 
 #define FAULTS 4
+#define FIELD exclude_callchain_kernel
+#include "exclude_callchain_count.h"	/* count_unchanged */
 
-/* Kernel-mode page-fault samples with their callchain and user IP register. */
-static int capture_kernel_samples(struct pc_capture *cap, bool exclude_kernel_chain)
+/*
+ * Exactly FAULTS kernel-mode page-fault samples into cap (or the case
+ * fails), with their callchain and user IP register.
+ */
+static void capture_kernel_samples(struct __test_metadata *_metadata, struct pc_capture *cap,
+				   bool exclude_kernel_chain)
 {
 	const struct pc_regs_arch *a = pc_regs_arch();
 	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN |
@@ -31,7 +37,9 @@ static int capture_kernel_samples(struct pc_capture *cap, bool exclude_kernel_ch
 	if (a)
 		attr.sample_regs_user = PC_REG(a->ip);
 	attr.exclude_callchain_kernel = exclude_kernel_chain;
-	return pc_capture_run(cap, &attr, pc_kernel_faults_work, PC_N(FAULTS));
+	int err = pc_capture_run(cap, &attr, pc_kernel_faults_work, PC_N(FAULTS));
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap->error);
+	ASSERT_EQ(FAULTS, pc_capture_count(cap, PERF_RECORD_SAMPLE));
 }
 
 /* The user part starts with the user IP (checked when the arch has a regs table). */
@@ -48,10 +56,8 @@ static bool user_part_starts_at_user_ip(const struct pc_sample *s, long user)
 TEST(kernel_part_present_without_the_bit)
 {
 	struct pc_capture cap;
-	int err = capture_kernel_samples(&cap, false);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
-	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	capture_kernel_samples(_metadata, &cap, false);
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		long user = pc_callchain_find(s, PERF_CONTEXT_USER);
@@ -72,10 +78,8 @@ TEST(kernel_part_present_without_the_bit)
 TEST(kernel_part_absent)
 {
 	struct pc_capture cap;
-	int err = capture_kernel_samples(&cap, true);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
-	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	capture_kernel_samples(_metadata, &cap, true);
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
@@ -109,16 +113,6 @@ TEST(user_mode_sample_unchanged)
 		EXPECT_EQ(0, pc_callchain_count(&r->sample, PERF_CONTEXT_KERNEL));
 		pc_capture_close(&cap);
 	}
-}
-
-/* The bit changes what samples hold, not what the event counts. */
-TEST(count_unchanged)
-{
-	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_CALLCHAIN);
-
-	attr.exclude_callchain_kernel = 1;
-	EXPECT_EQ(FAULTS, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(FAULTS)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
 
 /*

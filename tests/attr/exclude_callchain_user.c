@@ -18,25 +18,31 @@
 #include "ring/sample_site.h"
 
 #define FAULTS 4
+#define FIELD exclude_callchain_user
+#include "exclude_callchain_count.h"	/* count_unchanged */
 
-static int capture_kernel_samples(struct pc_capture *cap, bool exclude_user_chain,
-				  bool exclude_kernel_chain)
+/*
+ * Exactly FAULTS kernel-mode page-fault samples into cap (or the case
+ * fails), with their callchain.
+ */
+static void capture_kernel_samples(struct __test_metadata *_metadata, struct pc_capture *cap,
+				   bool exclude_user_chain, bool exclude_kernel_chain)
 {
 	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
 
 	attr.exclude_callchain_user = exclude_user_chain;
 	attr.exclude_callchain_kernel = exclude_kernel_chain;
-	return pc_capture_run(cap, &attr, pc_kernel_faults_work, PC_N(FAULTS));
+	int err = pc_capture_run(cap, &attr, pc_kernel_faults_work, PC_N(FAULTS));
+	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap->error);
+	ASSERT_EQ(FAULTS, pc_capture_count(cap, PERF_RECORD_SAMPLE));
 }
 
 /* Without the bit, the user part follows the kernel part. */
 TEST(user_part_present_without_the_bit)
 {
 	struct pc_capture cap;
-	int err = capture_kernel_samples(&cap, false, false);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
-	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	capture_kernel_samples(_metadata, &cap, false, false);
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		long user = pc_callchain_find(s, PERF_CONTEXT_USER);
@@ -54,10 +60,8 @@ TEST(user_part_present_without_the_bit)
 TEST(user_part_absent)
 {
 	struct pc_capture cap;
-	int err = capture_kernel_samples(&cap, true, false);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
-	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	capture_kernel_samples(_metadata, &cap, true, false);
 	for (unsigned int i = 0; i < FAULTS; i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
@@ -79,10 +83,8 @@ TEST(user_part_absent)
 TEST(both_bits_empty_callchain)
 {
 	struct pc_capture cap;
-	int err = capture_kernel_samples(&cap, true, true);
 
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
-	ASSERT_EQ(FAULTS, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	capture_kernel_samples(_metadata, &cap, true, true);
 	for (unsigned int i = 0; i < FAULTS; i++)
 		EXPECT_EQ(0, pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample.callchain_nr);
 	pc_capture_close(&cap);
@@ -104,16 +106,6 @@ TEST(user_mode_sample_empty)
 	EXPECT_EQ((uintptr_t)pc_probe, r->sample.ip);
 	EXPECT_EQ(0, r->sample.callchain_nr);
 	pc_capture_close(&cap);
-}
-
-/* The bit changes what samples hold, not what the event counts. */
-TEST(count_unchanged)
-{
-	struct perfconf_attr attr = pc_attr_kernel_sampling(PERF_SAMPLE_CALLCHAIN);
-
-	attr.exclude_callchain_user = 1;
-	EXPECT_EQ(FAULTS, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(FAULTS)))
-		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
 
 TEST_HARNESS_MAIN

@@ -20,22 +20,18 @@
 #include "ring/sample_site.h"
 
 #define N 64
+#define FIELD exclude_kernel
+#include "exclude_faults.h"
 
 TEST(user_faults_counted)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.exclude_kernel = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
+	EXPECT_EQ(N, faults_counted(pc_user_faults_work, 1));
 }
 
 TEST(kernel_faults_not_counted)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
-	attr.exclude_kernel = 1;
-	EXPECT_EQ(0, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
+	EXPECT_EQ(N, faults_counted(pc_kernel_faults_work, 0));
+	EXPECT_EQ(0, faults_counted(pc_kernel_faults_work, 1));
 }
 
 /* Both kinds of fault in one sampled run: only the user's are sampled, at IPs in our own code. */
@@ -116,9 +112,7 @@ TEST(syscall_tracepoint)
 	struct perfconf_attr attr;
 	uint64_t counts[2];
 
-	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
-	if (err)
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint (%s)", pc_errno_name(-err));
+	GETPPID_TRACEPOINT(&attr);
 	ASSERT_ERRNO(0, tracepoint_counts(attr, pc_getppid_work, PC_N(N), counts));
 	EXPECT_EQ(N, counts[0]);
 	ASSERT_TRUE(counts[1] == 0 || counts[1] == N) TH_LOG("%llu of %d", (unsigned long long)counts[1], N);
@@ -128,16 +122,10 @@ TEST(syscall_tracepoint)
 TEST(uprobe_counted)
 {
 	struct perfconf_attr attr;
-	char path[4096];
-	uint64_t count = UINT64_MAX;
 
-	int err = pc_attr_uprobe(&attr, pc_work_target, path, sizeof(path));
-	if (err)
-		SKIP_IF_UNSUPPORTED(-err, "a uprobe");
-	ASSERT_EQ(0, err);
+	UPROBE_ATTR(&attr, pc_work_target);
 	attr.exclude_kernel = 1;
-	ASSERT_EQ(0, pc_count_work(&attr, pc_calls_work, PC_N(100), &count));
-	EXPECT_EQ(100, count);
+	EXPECT_EQ(100, pc_count_of_work(&attr, pc_calls_work, PC_N(100)));
 }
 
 /*

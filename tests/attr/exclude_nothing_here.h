@@ -11,21 +11,16 @@
 #include "perfconf.h"
 
 #define N 64
+#include "exclude_faults.h"
 
 TEST(user_faults_counted)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.FIELD = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
+	EXPECT_EQ(N, faults_counted(pc_user_faults_work, 1));
 }
 
 TEST(kernel_faults_counted)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.FIELD = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
+	EXPECT_EQ(N, faults_counted(pc_kernel_faults_work, 1));
 }
 
 TEST(breakpoint_hits_counted)

@@ -18,22 +18,18 @@
 #include "perfconf.h"
 
 #define N 64
+#define FIELD exclude_user
+#include "exclude_faults.h"
 
 TEST(user_faults_not_counted)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
-	attr.exclude_user = 1;
-	EXPECT_EQ(0, pc_count_of_work(&attr, pc_user_faults_work, PC_N(N)));
+	EXPECT_EQ(N, faults_counted(pc_user_faults_work, 0));
+	EXPECT_EQ(0, faults_counted(pc_user_faults_work, 1));
 }
 
 TEST(kernel_faults_counted)
 {
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.exclude_user = 1;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_kernel_faults_work, PC_N(N)));
+	EXPECT_EQ(N, faults_counted(pc_kernel_faults_work, 1));
 }
 
 /* Both kinds of fault in one sampled run: only the kernel's are sampled. */
@@ -74,15 +70,10 @@ TEST(breakpoint_hits_not_counted)
 TEST(uprobe_hits)
 {
 	struct perfconf_attr attr;
-	char path[4096];
-	uint64_t count = UINT64_MAX;
 
-	int err = pc_attr_uprobe(&attr, pc_work_target, path, sizeof(path));
-	if (err)
-		SKIP_IF_UNSUPPORTED(-err, "a uprobe");
-	ASSERT_EQ(0, err);
+	UPROBE_ATTR(&attr, pc_work_target);
 	attr.exclude_user = 1;
-	ASSERT_EQ(0, pc_count_work(&attr, pc_calls_work, PC_N(100), &count));
+	uint64_t count = pc_count_of_work(&attr, pc_calls_work, PC_N(100));
 	ASSERT_TRUE(count == 0 || count == 100) TH_LOG("%llu of 100 calls", (unsigned long long)count);
 	pc_observe("count", "%s", count ? "counted" : "excluded");
 }

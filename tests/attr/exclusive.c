@@ -12,9 +12,8 @@
  * the task does not run (time_running stays 0), and it runs once the
  * exclusive group is gone.
  */
-#include <sys/prctl.h>
-
 #include "perfconf.h"
+#include "work/measure.h"
 
 #define FAULTS 64
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -85,10 +84,7 @@ TEST(software_groups_share_the_cpu)
 	int sibling = open_faults(0, fds[0]);
 	ASSERT_OPEN(sibling);
 
-	pc_work_page_faults(1);
-	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
-	pc_work_page_faults(FAULTS);
-	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	ASSERT_EQ(0, pc_count_faults_with_task_events(FAULTS));
 	for (int i = 0; i < 3; i++) {
 		ASSERT_EQ(0, read_times(fds[i], &v));
 		EXPECT_EQ(FAULTS, v.values[0].value) TH_LOG("group %d", i);

@@ -12,43 +12,43 @@
 #include <linux/hw_breakpoint.h>
 
 #include "perfconf.h"
-#include "work/faults.h"
+#include "sampling_counted.h"
 
 #define FAULTS 64
 
-/* Faults sampled by a page-fault event with this union value and freq bit. */
-static void sample_faults(struct __test_metadata *_metadata, uint64_t value, int freq,
-			  uint64_t sample_type, struct pc_capture *cap)
+/* FAULTS faults sampled by a page-fault event with this union value and freq bit. */
+static void sample_faults_with(struct __test_metadata *_metadata, struct pc_capture *cap,
+			       uint64_t value, int freq, uint64_t sample_type)
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, value, sample_type);
 	struct pc_faults f;
-	uint64_t count;
 
 	attr.freq = freq;
-	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
-	ASSERT_EQ(0, pc_faults_enabled(&f, cap->fd, FAULTS));
+	sample_faults(_metadata, cap, &attr, &f, FAULTS);
 	pc_faults_unmap(&f);
-	ASSERT_EQ(0, pc_read_count(cap->fd, &count));
-	EXPECT_EQ(FAULTS, count);
-	ASSERT_CAPTURE_READ(cap);
+}
+
+/* How many of them it samples. */
+static size_t samples_of_faults(struct __test_metadata *_metadata, uint64_t value, int freq)
+{
+	struct pc_capture cap;
+
+	sample_faults_with(_metadata, &cap, value, freq, PERF_SAMPLE_ADDR);
+	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
+	pc_capture_close(&cap);
+	return samples;
 }
 
 TEST(without_freq_the_value_is_a_period)
 {
-	struct pc_capture cap;
-
-	sample_faults(_metadata, 1000, 0, PERF_SAMPLE_ADDR, &cap);
-	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
-	pc_capture_close(&cap);
+	EXPECT_EQ(0, samples_of_faults(_metadata, 1000, 0));
 }
 
 TEST(with_freq_the_value_is_a_rate)
 {
 	struct pc_capture cap;
 
-	sample_faults(_metadata, 1000, 1, PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD, &cap);
+	sample_faults_with(_metadata, &cap, 1000, 1, PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	EXPECT_LE(1, samples) TH_LOG("a 1000 Hz event took no sample of 64 faults");
 	if (samples)
@@ -63,11 +63,7 @@ TEST(with_freq_the_value_is_a_rate)
 /* freq with sample_freq 0: not a sampling event (sample_period, the union, is 0). */
 TEST(zero_frequency_is_counting)
 {
-	struct pc_capture cap;
-
-	sample_faults(_metadata, 0, 1, PERF_SAMPLE_ADDR, &cap);
-	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
-	pc_capture_close(&cap);
+	EXPECT_EQ(0, samples_of_faults(_metadata, 0, 1));
 }
 
 /*
@@ -79,7 +75,7 @@ TEST(bit63_as_frequency)
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1ULL << 63, 0);
 
 	attr.freq = 1;
-	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 /*
@@ -90,29 +86,19 @@ TEST(breakpoint_in_frequency_mode)
 {
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
 	struct pc_capture cap;
-	uint64_t count;
 
 	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
 	attr.freq = 1;
 	attr.sample_freq = 1000;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
-	int err = pc_capture_open(&cap, &attr, 0, -1);
+	int err = sample_work(_metadata, &cap, &attr, pc_calls_work, 1000);
 	SKIP_IF_UNSUPPORTED(-err, "an execute breakpoint");
 	ASSERT_ERRNO(0, -err);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pc_work_calls(1000);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_CAPTURE_READ(&cap);
-	EXPECT_EQ(1000, count);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	ASSERT_LE(1, samples);
 	pc_observe("first_period", "%llu", (unsigned long long)
 		   pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0)->sample.period);
-	for (size_t k = 0; k < samples; k++) {
-		EXPECT_EQ((uint64_t)(uintptr_t)pc_work_target,
-			  pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.ip);
-	}
+	expect_samples_at_target(_metadata, &cap);
 	pc_capture_close(&cap);
 }
 

@@ -23,6 +23,7 @@
  * The non-inherited counters of children_are_counted and
  * threads_are_counted do the same job there.
  */
+#include <stdio.h>
 #include <sys/wait.h>
 
 #include "work/affinity.h"
@@ -78,31 +79,37 @@ static pid_t child_calls(unsigned long n, unsigned long m)
 	ASSERT_EQ(0, pc_enable(fd)); \
 } while (0)
 
-TEST(children_are_counted)
+/*
+ * An inherited and a non-inherited counter on pc_work_target; this task
+ * calls it `own` times, then a new task (`spawn`: a child or a thread)
+ * `theirs` times. The inherited one counts them all, the other this
+ * task's only.
+ */
+static void new_task_counted(struct __test_metadata *_metadata, pid_t (*spawn)(const char *work),
+			     unsigned long own, unsigned long theirs)
 {
+	char work[32];
 	int with, without;
 
 	OPEN_UPROBE(with, pc_work_target, 1);
 	OPEN_UPROBE(without, pc_work_target, 0);
-	pc_work_calls(10);
-	ASSERT_LT(0, pc_work_in_child("calls 100"));
-	EXPECT_EQ(110, pc_count_of(with));
-	EXPECT_EQ(10, pc_count_of(without)) TH_LOG("a non-inherited event counted the child");
+	pc_work_calls(own);
+	snprintf(work, sizeof(work), "calls %lu", theirs);
+	ASSERT_LT(0, spawn(work));
+	EXPECT_EQ(own + theirs, pc_count_of(with));
+	EXPECT_EQ(own, pc_count_of(without)) TH_LOG("a non-inherited event counted the new task");
 	close(without);
 	close(with);
 }
 
+TEST(children_are_counted)
+{
+	new_task_counted(_metadata, pc_work_in_child, 10, 100);
+}
+
 TEST(threads_are_counted)
 {
-	int with, without;
-
-	OPEN_UPROBE(with, pc_work_target, 1);
-	OPEN_UPROBE(without, pc_work_target, 0);
-	ASSERT_LT(0, pc_work_in_thread("calls 50"));
-	EXPECT_EQ(50, pc_count_of(with));
-	EXPECT_EQ(0, pc_count_of(without)) TH_LOG("a non-inherited event counted a new thread");
-	close(without);
-	close(with);
+	new_task_counted(_metadata, pc_work_in_thread, 0, 50);
 }
 
 /* A child's own new children inherit the copy it inherited. */

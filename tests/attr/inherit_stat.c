@@ -155,7 +155,7 @@ TEST(accepted)
 	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0));
 	/* Without inherit it has no meaning: whether it is refused is pinned. */
 	attr.inherit = 0;
-	pc_observe_open_errno("errno.without_inherit", &attr, 0, -1);
+	pc_open_observe_errno("errno.without_inherit", &attr, 0, -1);
 }
 
 TEST_HARNESS_MAIN

@@ -93,7 +93,7 @@ TEST(accepted)
 
 	attr.inherit = 1;
 	attr.inherit_thread = 1;
-	pc_observe_open_errno("errno", &attr, 0, -1);
+	pc_open_observe_errno("errno", &attr, 0, -1);
 }
 
 TEST(requires_inherit)

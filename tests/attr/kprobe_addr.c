@@ -55,7 +55,7 @@ TEST(with_a_name_it_is_the_offset)
 
 	REQUIRE_KPROBE_PMU();
 	REQUIRE_GETPPID_SYMBOL();
-	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_getppid_symbol(), 0, 0));
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_kprobe_getppid_symbol(), 0, 0));
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 	attr.kprobe_addr = 1;
 	EXPECT_EQ(1, attr.probe_offset);

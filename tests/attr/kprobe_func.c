@@ -45,8 +45,8 @@ TEST(counts_each_call)
 	struct perfconf_attr attr;
 
 	REQUIRE_GETPPID_SYMBOL();
-	KPROBE_ATTR(&attr, pc_getppid_symbol());
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kprobe on %s: %s", pc_getppid_symbol(),
+	KPROBE_ATTR(&attr, pc_kprobe_getppid_symbol());
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kprobe on %s: %s", pc_kprobe_getppid_symbol(),
 						     pc_errno_name(pc_last_open_errno()));
 }
 
@@ -56,11 +56,11 @@ TEST(retprobe_counts_each_return)
 	struct perfconf_attr attr;
 
 	REQUIRE_GETPPID_SYMBOL();
-	KPROBE_ATTR(&attr, pc_getppid_symbol());
+	KPROBE_ATTR(&attr, pc_kprobe_getppid_symbol());
 	ASSERT_EQ(0, pc_pmu_format("kprobe", "retprobe", &retprobe));
 	ASSERT_EQ(0, retprobe.word) TH_LOG("retprobe is documented in config");
 	attr.config |= retprobe.mask;
-	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kretprobe on %s: %s", pc_getppid_symbol(),
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kretprobe on %s: %s", pc_kprobe_getppid_symbol(),
 						     pc_errno_name(pc_last_open_errno()));
 }
 
@@ -102,7 +102,7 @@ TEST(unprivileged_is_eacces)
 	struct perfconf_attr attr;
 
 	REQUIRE_GETPPID_SYMBOL();
-	KPROBE_ATTR(&attr, pc_getppid_symbol());
+	KPROBE_ATTR(&attr, pc_kprobe_getppid_symbol());
 	BECOME_NOBODY();
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;

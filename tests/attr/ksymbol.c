@@ -26,29 +26,32 @@ static struct perfconf_attr ksym_attr(int ksymbol, int bpf_event)
 	return attr;
 }
 
-/* Load (and with `unload`, close again) a trivial program while the event is enabled. */
-#define LOAD_OR_SKIP(cap, prog, unload) do { \
+/*
+ * Open cap on attr, load a trivial program while the event is enabled (and
+ * with `unload`, close it again), then read the records.
+ */
+#define CAPTURE_A_LOAD(cap, attr, prog, unload) do { \
+	struct perfconf_attr attr_ = (attr); \
+	PC_CAPTURE_OPEN_SINCE(cap, &attr_, 0, -1, FIELD); \
 	LOAD_BPF_OR_SKIP((cap)->fd, prog, "perfconf_ksym", unload); \
 	if (!(prog)->jited_len) \
 		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol"); \
+	ASSERT_CAPTURE_READ(cap); \
 } while (0)
 
 TEST(accepted)
 {
 	struct perfconf_attr attr = ksym_attr(1, 0);
 
-	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE(FIELD, 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST(load_registers_the_program)
 {
-	struct perfconf_attr attr = ksym_attr(1, 0);
 	struct pc_bpf_prog prog;
 	struct pc_capture cap;
 
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
-	LOAD_OR_SKIP(&cap, &prog, 0);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_A_LOAD(&cap, ksym_attr(1, 0), &prog, 0);
 	const struct pc_record *r = pc_find_ksymbol(&cap, prog.ksym, 0);
 
 	ASSERT_NE(NULL, r) TH_LOG("no KSYMBOL record named %s", prog.ksym);
@@ -67,13 +70,10 @@ TEST(load_registers_the_program)
 
 TEST(unload_unregisters_it)
 {
-	struct perfconf_attr attr = ksym_attr(1, 0);
 	struct pc_bpf_prog prog;
 	struct pc_capture cap;
 
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
-	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_A_LOAD(&cap, ksym_attr(1, 0), &prog, 1);
 	const struct pc_record *reg = pc_find_ksymbol(&cap, prog.ksym, 0);
 	const struct pc_record *unreg = pc_find_ksymbol(&cap, prog.ksym,
 							PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
@@ -90,13 +90,10 @@ TEST(unload_unregisters_it)
 /* bpf_event alone reports the program, but registers no symbol. */
 TEST(off_gives_no_symbols)
 {
-	struct perfconf_attr attr = ksym_attr(0, 1);
 	struct pc_bpf_prog prog;
 	struct pc_capture cap;
 
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, FIELD);
-	LOAD_OR_SKIP(&cap, &prog, 1);
-	ASSERT_CAPTURE_READ(&cap);
+	CAPTURE_A_LOAD(&cap, ksym_attr(0, 1), &prog, 1);
 	EXPECT_NE(0, pc_capture_count(&cap, PERF_RECORD_BPF_EVENT));
 	EXPECT_EQ(0, pc_capture_count(&cap, PERF_RECORD_KSYMBOL));
 	pc_capture_close(&cap);

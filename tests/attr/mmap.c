@@ -14,8 +14,7 @@
 
 #include "perfconf.h"
 #include "work/affinity.h"
-#include "work/mapping.h"
-#include "ring/sideband.h"
+#include "mmap_records.h"
 
 #define PAGES 4
 
@@ -45,17 +44,10 @@ TEST(exec_mapping_is_recorded)
 
 	ASSERT_ERRNO(0, -open_mmap(&cap));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PAGES, PROT_READ | PROT_EXEC, 0));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(1, pc_count_mmap(&cap, m.path)) TH_LOG("one mapping, one record");
-	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+	const struct pc_record *r = only_record_of(_metadata, &cap, &m);
 
-	EXPECT_EQ(PERF_RECORD_MMAP, r->type);
+	expect_mmap_of(_metadata, r, &m, 0);
 	EXPECT_EQ(PERF_RECORD_MISC_USER, r->misc);
-	EXPECT_EQ(getpid(), r->mmap.pid);
-	EXPECT_EQ(gettid(), r->mmap.tid);
-	EXPECT_EQ((uintptr_t)m.addr, r->mmap.addr);
-	EXPECT_EQ(PAGES * pc_page_size(), r->mmap.len);
-	EXPECT_EQ(0, r->mmap.pgoff);
 	pc_unmap_guarded(m.addr, m.len);
 	pc_capture_close(&cap);
 }
@@ -89,9 +81,9 @@ TEST(data_mapping_is_not_recorded)
 	ASSERT_ERRNO(0, -map_file(&cap, &data, PAGES, PROT_READ | PROT_WRITE, 0));
 	ASSERT_ERRNO(0, -map_file(&cap, &code, PAGES, PROT_READ | PROT_EXEC, 0));
 	ASSERT_CAPTURE_READ(&cap);
-	EXPECT_EQ(0, pc_count_mmap(&cap, data.path)) TH_LOG("a data mapping was reported");
+	EXPECT_EQ(0, pc_mmap_count(&cap, data.path)) TH_LOG("a data mapping was reported");
 	EXPECT_EQ(NULL, pc_find_mmap_at(&cap, data.addr, 0));
-	EXPECT_EQ(1, pc_count_mmap(&cap, code.path)) TH_LOG("the exec mapping after it was not");
+	EXPECT_EQ(1, pc_mmap_count(&cap, code.path)) TH_LOG("the exec mapping after it was not");
 	pc_unmap_guarded(data.addr, data.len);
 	pc_unmap_guarded(code.addr, code.len);
 	pc_capture_close(&cap);
@@ -102,15 +94,11 @@ TEST(anonymous_exec_mapping)
 {
 	struct pc_capture cap;
 	size_t page = pc_page_size();
+	void *p;
 
 	ASSERT_ERRNO(0, -open_mmap(&cap));
-	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-					 -1, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+	const struct pc_record *r = anon_mapping_record(_metadata, &cap, page, PROT_READ | PROT_EXEC, &p);
 
-	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);
 	EXPECT_EQ(PERF_RECORD_MMAP, r->type);
 	EXPECT_STREQ("//anon", r->mmap.filename);
 	EXPECT_EQ(page, r->mmap.len);

@@ -15,8 +15,7 @@
 #include <sys/sysmacros.h>
 
 #include "perfconf.h"
-#include "work/mapping.h"
-#include "ring/sideband.h"
+#include "mmap_records.h"
 
 #define PAGES 2
 
@@ -30,16 +29,35 @@ static int open_mmap2(struct pc_capture *cap, int mmap_data)
 	return pc_capture_open(cap, &attr, 0, -1);
 }
 
-static int map_file(struct pc_capture *cap, struct pc_file_map *m, int prot, int flags)
+/*
+ * With an event of mmap2 (and mmap_data if asked) enabled, map PAGES pages
+ * of a temp file; read the records. 0, or the mapping's -errno.
+ */
+static int map_file_recorded(struct __test_metadata *_metadata, struct pc_capture *cap,
+			     struct pc_file_map *m, int mmap_data, int prot, int flags)
 {
 	size_t len = PAGES * pc_page_size();
 
-	return pc_map_temp_file_enabled(cap->fd, m, len, len, prot, flags, 0);
+	ASSERT_ERRNO(0, -open_mmap2(cap, mmap_data));
+	int err = pc_map_temp_file_enabled(cap->fd, m, len, len, prot, flags, 0);
+	if (!err)
+		ASSERT_CAPTURE_READ(cap);
+	return err;
 }
 
-/* The record identifies the file as stat(2) does. */
+/* The record of the file mapping m, or fail the case. */
+static const struct pc_record *record_of(struct __test_metadata *_metadata,
+					 const struct pc_capture *cap, const struct pc_file_map *m)
+{
+	const struct pc_record *r = pc_find_mmap(cap, m->path, 0);
+
+	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m->path);
+	return r;
+}
+
+/* The record identifies the file as stat(2) does, and the mapping as this task made it with prot. */
 static void expect_file(struct __test_metadata *_metadata, const struct pc_record *r,
-			const struct pc_file_map *m)
+			const struct pc_file_map *m, int prot)
 {
 	EXPECT_EQ(major(m->st.st_dev), r->mmap2.maj);
 	EXPECT_EQ(minor(m->st.st_dev), r->mmap2.min);
@@ -55,6 +73,7 @@ static void expect_file(struct __test_metadata *_metadata, const struct pc_recor
 	EXPECT_EQ((uintptr_t)m->addr, r->mmap2.addr);
 	EXPECT_EQ(m->len, r->mmap2.len);
 	EXPECT_EQ(0, r->mmap2.pgoff);
+	EXPECT_EQ(prot, r->mmap2.prot);
 }
 
 TEST(exec_mapping_identifies_the_file)
@@ -62,17 +81,13 @@ TEST(exec_mapping_identifies_the_file)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
-	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_EXEC, MAP_PRIVATE));
-	ASSERT_CAPTURE_READ(&cap);
+	ASSERT_ERRNO(0, -map_file_recorded(_metadata, &cap, &m, 0, PROT_READ | PROT_EXEC, MAP_PRIVATE));
 	/* One record, and it is an MMAP2: no MMAP beside it. */
-	ASSERT_EQ(1, pc_count_mmap(&cap, m.path));
-	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+	const struct pc_record *r = only_record_of(_metadata, &cap, &m);
 
 	EXPECT_EQ(PERF_RECORD_MMAP2, r->type);
 	EXPECT_EQ(PERF_RECORD_MISC_USER, r->misc);
-	expect_file(_metadata, r, &m);
-	EXPECT_EQ(PROT_READ | PROT_EXEC, r->mmap2.prot);
+	expect_file(_metadata, r, &m, PROT_READ | PROT_EXEC);
 	EXPECT_EQ(MAP_PRIVATE, r->mmap2.flags & MAP_TYPE);
 	/* Which flags beyond the type a kernel adds (MAP_EXECUTABLE before 5.15...) is pinned. */
 	pc_observe("flags", "0x%x", r->mmap2.flags);
@@ -82,17 +97,14 @@ TEST(exec_mapping_identifies_the_file)
 
 TEST(shared_writable_mapping)
 {
+	const int prot = PROT_READ | PROT_WRITE | PROT_EXEC;
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
-	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED));
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+	ASSERT_ERRNO(0, -map_file_recorded(_metadata, &cap, &m, 0, prot, MAP_SHARED));
+	const struct pc_record *r = record_of(_metadata, &cap, &m);
 
-	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m.path);
-	expect_file(_metadata, r, &m);
-	EXPECT_EQ(PROT_READ | PROT_WRITE | PROT_EXEC, r->mmap2.prot);
+	expect_file(_metadata, r, &m, prot);
 	EXPECT_EQ(MAP_SHARED, r->mmap2.flags & MAP_TYPE);
 	pc_observe("flags", "0x%x", r->mmap2.flags);
 	pc_unmap_guarded(m.addr, m.len);
@@ -104,16 +116,13 @@ TEST(locked_mapping)
 {
 	struct pc_capture cap;
 	struct pc_file_map m;
+	int err = map_file_recorded(_metadata, &cap, &m, 0, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_LOCKED);
 
-	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
-	int err = map_file(&cap, &m, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_LOCKED);
 	if (err == -EAGAIN || err == -EPERM)
 		SKIP(return, "this process may not lock memory (%s)", pc_errno_name(-err));
 	ASSERT_ERRNO(0, -err);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+	const struct pc_record *r = record_of(_metadata, &cap, &m);
 
-	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record for %s", m.path);
 	EXPECT_EQ(MAP_LOCKED, r->mmap2.flags & MAP_LOCKED) TH_LOG("flags 0x%x", r->mmap2.flags);
 	EXPECT_EQ(MAP_PRIVATE, r->mmap2.flags & MAP_TYPE);
 	pc_unmap_guarded(m.addr, m.len);
@@ -126,16 +135,12 @@ TEST(data_mapping_with_mmap_data)
 	struct pc_capture cap;
 	struct pc_file_map m;
 
-	ASSERT_ERRNO(0, -open_mmap2(&cap, 1));
-	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ, MAP_PRIVATE));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(1, pc_count_mmap(&cap, m.path));
-	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+	ASSERT_ERRNO(0, -map_file_recorded(_metadata, &cap, &m, 1, PROT_READ, MAP_PRIVATE));
+	const struct pc_record *r = only_record_of(_metadata, &cap, &m);
 
 	EXPECT_EQ(PERF_RECORD_MMAP2, r->type);
 	EXPECT_EQ(PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, r->misc);
-	expect_file(_metadata, r, &m);
-	EXPECT_EQ(PROT_READ, r->mmap2.prot);
+	expect_file(_metadata, r, &m, PROT_READ);
 	pc_unmap_guarded(m.addr, m.len);
 	pc_capture_close(&cap);
 }
@@ -143,17 +148,13 @@ TEST(data_mapping_with_mmap_data)
 /* Anonymous memory has no file: device, inode and generation are 0. */
 TEST(anonymous_mapping_has_no_inode)
 {
-	size_t page = pc_page_size();
 	struct pc_capture cap;
+	void *p;
 
 	ASSERT_ERRNO(0, -open_mmap2(&cap, 0));
-	void *p = pc_map_guarded_enabled(cap.fd, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-					 -1, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+	const struct pc_record *r = anon_mapping_record(_metadata, &cap, pc_page_size(),
+							PROT_READ | PROT_EXEC, &p);
 
-	ASSERT_NE(NULL, r) TH_LOG("no MMAP2 record at %p", p);
 	EXPECT_EQ(PERF_RECORD_MMAP2, r->type);
 	EXPECT_STREQ("//anon", r->mmap2.filename);
 	EXPECT_EQ(0, r->mmap2.maj);
@@ -162,7 +163,7 @@ TEST(anonymous_mapping_has_no_inode)
 	EXPECT_EQ(0, r->mmap2.ino_generation);
 	EXPECT_EQ(PROT_READ | PROT_EXEC, r->mmap2.prot);
 	EXPECT_EQ(MAP_PRIVATE, r->mmap2.flags & MAP_TYPE);
-	pc_unmap_guarded(p, page);
+	pc_unmap_guarded(p, pc_page_size());
 	pc_capture_close(&cap);
 }
 

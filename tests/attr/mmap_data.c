@@ -13,8 +13,7 @@
 #include <sys/shm.h>
 
 #include "perfconf.h"
-#include "work/mapping.h"
-#include "ring/sideband.h"
+#include "mmap_records.h"
 
 #define PAGES 4
 #define MISC_DATA (PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA)
@@ -44,19 +43,25 @@ TEST(data_mapping_is_recorded)
 
 	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
 	ASSERT_ERRNO(0, -map_file(&cap, &m, PROT_READ | PROT_WRITE));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(1, pc_count_mmap(&cap, m.path)) TH_LOG("one mapping, one record");
-	const struct pc_record *r = pc_find_mmap(&cap, m.path, 0);
+	const struct pc_record *r = only_record_of(_metadata, &cap, &m);
 
-	EXPECT_EQ(PERF_RECORD_MMAP, r->type);
+	expect_mmap_of(_metadata, r, &m, pc_page_size());
 	EXPECT_EQ(MISC_DATA, r->misc);
-	EXPECT_EQ(getpid(), r->mmap.pid);
-	EXPECT_EQ(gettid(), r->mmap.tid);
-	EXPECT_EQ((uintptr_t)m.addr, r->mmap.addr);
-	EXPECT_EQ(PAGES * pc_page_size(), r->mmap.len);
-	EXPECT_EQ(pc_page_size(), r->mmap.pgoff);
 	pc_unmap_guarded(m.addr, m.len);
 	pc_capture_close(&cap);
+}
+
+/*
+ * With an event of these bits enabled, map an executable file, then a data
+ * file; read the records.
+ */
+static void map_code_then_data(struct __test_metadata *_metadata, struct pc_capture *cap, int mmap,
+			       struct pc_file_map *code, struct pc_file_map *data)
+{
+	ASSERT_ERRNO(0, -open_mmap(cap, mmap, 1));
+	ASSERT_ERRNO(0, -map_file(cap, code, PROT_READ | PROT_EXEC));
+	ASSERT_ERRNO(0, -map_file(cap, data, PROT_READ));
+	ASSERT_CAPTURE_READ(cap);
 }
 
 /* mmap_data alone: an executable mapping is not its business. */
@@ -65,12 +70,9 @@ TEST(exec_mapping_is_not_recorded)
 	struct pc_file_map code, data;
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
-	ASSERT_ERRNO(0, -map_file(&cap, &code, PROT_READ | PROT_EXEC));
-	ASSERT_ERRNO(0, -map_file(&cap, &data, PROT_READ));
-	ASSERT_CAPTURE_READ(&cap);
-	EXPECT_EQ(0, pc_count_mmap(&cap, code.path)) TH_LOG("an exec mapping was reported");
-	EXPECT_EQ(1, pc_count_mmap(&cap, data.path)) TH_LOG("the data mapping after it was not");
+	map_code_then_data(_metadata, &cap, 0, &code, &data);
+	EXPECT_EQ(0, pc_mmap_count(&cap, code.path)) TH_LOG("an exec mapping was reported");
+	EXPECT_EQ(1, pc_mmap_count(&cap, data.path)) TH_LOG("the data mapping after it was not");
 	pc_unmap_guarded(code.addr, code.len);
 	pc_unmap_guarded(data.addr, data.len);
 	pc_capture_close(&cap);
@@ -82,10 +84,7 @@ TEST(with_mmap_both_kinds_are_told_apart)
 	struct pc_file_map code, data;
 	struct pc_capture cap;
 
-	ASSERT_ERRNO(0, -open_mmap(&cap, 1, 1));
-	ASSERT_ERRNO(0, -map_file(&cap, &code, PROT_READ | PROT_EXEC));
-	ASSERT_ERRNO(0, -map_file(&cap, &data, PROT_READ));
-	ASSERT_CAPTURE_READ(&cap);
+	map_code_then_data(_metadata, &cap, 1, &code, &data);
 	const struct pc_record *c = pc_find_mmap(&cap, code.path, 0);
 	const struct pc_record *d = pc_find_mmap(&cap, data.path, 0);
 
@@ -105,15 +104,11 @@ TEST(anonymous_data_mapping)
 {
 	size_t page = pc_page_size();
 	struct pc_capture cap;
+	void *p;
 
 	ASSERT_ERRNO(0, -open_mmap(&cap, 0, 1));
-	void *p = pc_map_guarded_enabled(cap.fd, 2 * page, PROT_READ | PROT_WRITE,
-					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+	const struct pc_record *r = anon_mapping_record(_metadata, &cap, 2 * page, PROT_READ | PROT_WRITE, &p);
 
-	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);
 	EXPECT_STREQ("//anon", r->mmap.filename);
 	EXPECT_EQ(MISC_DATA, r->misc);
 	EXPECT_EQ(2 * page, r->mmap.len);
@@ -137,10 +132,8 @@ TEST(sysv_shared_memory)
 	/* Gone once detached, whatever happens next. */
 	shmctl(id, IPC_RMID, NULL);
 	ASSERT_NE((void *)-1, p);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_mmap_at(&cap, p, 0);
+	const struct pc_record *r = record_at(_metadata, &cap, p);
 
-	ASSERT_NE(NULL, r) TH_LOG("no MMAP record at %p", p);
 	EXPECT_EQ(MISC_DATA, r->misc);
 	EXPECT_EQ(page, r->mmap.len);
 	EXPECT_EQ(0, strncmp(r->mmap.filename, "/SYSV", 5)) TH_LOG("filename %s", r->mmap.filename);

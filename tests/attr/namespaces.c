@@ -78,7 +78,7 @@ TEST(accepted)
 {
 	struct perfconf_attr attr = ns_attr(0);
 
-	EXPECT_ERRNO_SINCE("namespaces", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("namespaces", 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST(unprivileged_is_refused)
@@ -114,7 +114,7 @@ TEST(unshare_reports_the_new_namespace)
 	ns_ids_of(getpid(), &after);
 	ASSERT_NE(before.ino[1], after.ino[1]) TH_LOG("unshare kept the UTS namespace");
 	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_NAMESPACES, gettid()));
+	ASSERT_EQ(1, pc_tid_count(&cap, PERF_RECORD_NAMESPACES, gettid()));
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, gettid(), 0);
 
 	EXPECT_EQ(getpid(), r->namespaces.pid);
@@ -138,7 +138,7 @@ TEST(fork_reports_the_child)
 	ASSERT_LT(0, child);
 	ns_ids_of(getpid(), &ours);
 	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(1, pc_count_tid(&cap, PERF_RECORD_NAMESPACES, child));
+	ASSERT_EQ(1, pc_tid_count(&cap, PERF_RECORD_NAMESPACES, child));
 	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, child, 0);
 
 	EXPECT_EQ(child, r->namespaces.pid);
@@ -172,7 +172,7 @@ TEST(child_unshare_after_fork)
 	ns_ids_of(pid, &theirs);
 	ASSERT_EQ(0, pc_child_finish(&child));
 	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(2, pc_count_tid(&cap, PERF_RECORD_NAMESPACES, pid));
+	ASSERT_EQ(2, pc_tid_count(&cap, PERF_RECORD_NAMESPACES, pid));
 
 	const struct pc_record *at_fork = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, pid, 0);
 	const struct pc_record *at_unshare = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, pid, 1);

@@ -15,9 +15,8 @@
  * made with two hardware groups, where the second is exclusive as well
  * and so cannot go on beside the first.
  */
-#include <sys/prctl.h>
-
 #include "perfconf.h"
+#include "work/measure.h"
 
 #define FAULTS 64
 
@@ -105,11 +104,7 @@ TEST(software_groups_always_fit)
 		fds[i] = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 1, -1, 0);
 		ASSERT_OPEN(fds[i]);
 	}
-	pc_work_page_faults(1);
-	/* All of this task's events at once, with no user-space work in between. */
-	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
-	pc_work_page_faults(FAULTS);
-	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	ASSERT_EQ(0, pc_count_faults_with_task_events(FAULTS));
 	for (int i = 0; i < GROUPS; i++) {
 		uint64_t count = UINT64_MAX;
 

@@ -30,7 +30,7 @@ static void levels(struct __test_metadata *_metadata, struct perfconf_attr attr,
 	for (unsigned int p = 0; p <= 3; p++) {
 		attr.precise_ip = p;
 		snprintf(key, sizeof(key), "precise_%u", p);
-		int err = pc_observe_open_errno(key, &attr, 0, -1);
+		int err = pc_open_observe_errno(key, &attr, 0, -1);
 		if (p == 0) {
 			if (pc_errno_is_unsupported(err) && anchor >= 0)
 				close(anchor);

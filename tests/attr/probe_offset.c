@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 
+#include "work/measure.h"
 #include "perfconf.h"
 
 #define N 6
@@ -46,14 +47,6 @@ static void work(void)
 		second();
 }
 
-static uint64_t count_of(int fd)
-{
-	uint64_t count = UINT64_MAX;
-
-	pc_read_count(fd, &count);
-	return count;
-}
-
 /*
  * Two probes on one file that differ only in probe_offset: each counts the
  * calls of the function at its offset, none of the other's.
@@ -76,8 +69,8 @@ TEST(the_offset_selects_the_function)
 	work();
 	ASSERT_EQ(0, pc_disable(fa));
 	ASSERT_EQ(0, pc_disable(fb));
-	EXPECT_EQ(N, count_of(fa));
-	EXPECT_EQ(M, count_of(fb));
+	EXPECT_EQ(N, pc_count_of(fa));
+	EXPECT_EQ(M, pc_count_of(fb));
 	close(fa);
 	close(fb);
 }
@@ -115,7 +108,7 @@ TEST(offset_with_the_top_bit_set)
 	ASSERT_EQ(0, pc_enable(fd));
 	work();
 	ASSERT_EQ(0, pc_disable(fd));
-	EXPECT_EQ(0, count_of(fd));
+	EXPECT_EQ(0, pc_count_of(fd));
 	close(fd);
 }
 

@@ -42,6 +42,6 @@ static int record_around(struct __test_metadata *_metadata, struct pc_capture *c
 static const struct pc_record *only_record(struct __test_metadata *_metadata,
 					   const struct pc_capture *cap, uint32_t type, pid_t tid)
 {
-	ASSERT_EQ(1, pc_count_tid(cap, type, tid));
+	ASSERT_EQ(1, pc_tid_count(cap, type, tid));
 	return pc_find_tid(cap, type, tid, 0);
 }

@@ -29,14 +29,25 @@
 		SKIP(return, "remove_on_exec refused (%s)", pc_errno_name(e_)); \
 } while (0)
 
+/* attr opened on pid twice: *kept without remove_on_exec, *removed with it. */
+static void open_kept_and_removed(struct __test_metadata *_metadata, struct perfconf_attr attr,
+				  pid_t pid, int *kept, int *removed)
+{
+	*kept = pc_open(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(*kept);
+	attr.remove_on_exec = 1;
+	*removed = pc_open(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(*removed);
+}
+
 TEST(accepted)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	attr.remove_on_exec = 1;
-	pc_observe_open_errno("errno", &attr, 0, -1);
+	pc_open_observe_errno("errno", &attr, 0, -1);
 	/* An event on no task (CPU-wide) has nothing to be removed from. */
-	pc_observe_open_errno("errno.cpu_wide", &attr, -1, 0);
+	pc_open_observe_errno("errno.cpu_wide", &attr, -1, 0);
 }
 
 TEST(not_with_enable_on_exec)
@@ -68,17 +79,14 @@ FIXTURE_TEARDOWN(child)
 TEST_F(child, uprobe_counts_up_to_the_exec)
 {
 	struct perfconf_attr attr;
+	int kept, removed;
 	int err = pc_attr_uprobe(&attr, pc_work_target, self->path, sizeof(self->path));
 
 	if (err)
 		SKIP_IF_UNSUPPORTED(-err, "a uprobe");
 	ASSERT_EQ(0, err);
 	attr.disabled = 0;
-	int kept = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OPEN(kept);
-	attr.remove_on_exec = 1;
-	int removed = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OPEN(removed);
+	open_kept_and_removed(_metadata, attr, self->child.pid, &kept, &removed);
 
 	ASSERT_EQ(0, pc_child_do(&self->child, "calls 100"));
 	EXPECT_EQ(100, pc_count_of(removed));
@@ -93,13 +101,10 @@ TEST_F(child, uprobe_counts_up_to_the_exec)
 TEST_F(child, page_faults_stop_at_the_exec)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	int kept, removed;
 
 	attr.disabled = 0;
-	int kept = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OPEN(kept);
-	attr.remove_on_exec = 1;
-	int removed = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OPEN(removed);
+	open_kept_and_removed(_metadata, attr, self->child.pid, &kept, &removed);
 
 	ASSERT_EQ(0, pc_child_do(&self->child, "faults 100"));
 	uint64_t before = pc_count_of(removed);
@@ -117,14 +122,11 @@ TEST_F(child, page_faults_stop_at_the_exec)
 TEST(inherited_copy_removed_in_the_child)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	int kept, removed;
 
 	REQUIRE_REMOVE_ON_EXEC();
 	attr.inherit = 1;
-	int kept = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OPEN(kept);
-	attr.remove_on_exec = 1;
-	int removed = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OPEN(removed);
+	open_kept_and_removed(_metadata, attr, 0, &kept, &removed);
 
 	ASSERT_EQ(0, pc_enable(kept));
 	ASSERT_EQ(0, pc_enable(removed));

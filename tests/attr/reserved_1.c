@@ -19,7 +19,7 @@ TEST(checked_before_the_event_type)
 	struct perfconf_attr attr = pc_attr(UINT32_MAX, 0);
 
 	pc_observe_errno("errno.no_such_type", pc_open_errno(&attr, 0, -1, -1, 0));
-	EXPECT_ERRNO(pc_attr_reserved_errno(FIELD_NAME), pc_attr_probe(&attr, FIELD_NAME, 1).err);
+	EXPECT_ERRNO(pc_field_reserved_errno(FIELD_NAME), pc_field_probe(&attr, FIELD_NAME, 1).err);
 }
 
 ATTR_SIZE_RULE_CASE

@@ -17,7 +17,7 @@ TEST(sample_max_stack_beside_it_is_not_reserved)
 
 	attr.sample_max_stack = 1;
 	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0));
-	EXPECT_ERRNO(pc_attr_reserved_errno(FIELD_NAME), pc_attr_probe(&attr, FIELD_NAME, 1).err);
+	EXPECT_ERRNO(pc_field_reserved_errno(FIELD_NAME), pc_field_probe(&attr, FIELD_NAME, 1).err);
 }
 
 ATTR_SIZE_RULE_CASE

@@ -20,7 +20,7 @@ TEST(checked_before_the_aux_action_bits)
 
 	attr.aux_start_paused = 1;
 	pc_observe_errno("errno.aux_start_paused", pc_open_errno(&attr, 0, -1, -1, 0));
-	EXPECT_ERRNO(pc_attr_reserved_errno(FIELD_NAME), pc_attr_probe(&attr, FIELD_NAME, 1).err);
+	EXPECT_ERRNO(pc_field_reserved_errno(FIELD_NAME), pc_field_probe(&attr, FIELD_NAME, 1).err);
 }
 
 ATTR_SIZE_RULE_CASE

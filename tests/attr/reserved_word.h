@@ -16,7 +16,7 @@ TEST(each_bit_alone_is_einval)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
 
 #ifdef FIELD_BITS
-	ASSERT_EQ(FIELD_BITS, pc_attr_field_bits(FIELD_NAME));
+	ASSERT_EQ(FIELD_BITS, pc_field_bits(FIELD_NAME));
 #endif
 	EXPECT_EACH_BIT_REFUSED(&attr, FIELD_NAME);
 }
@@ -31,7 +31,7 @@ TEST(all_bits_at_once_is_einval)
 /* The check is on the attr itself: software, breakpoint, tracepoint and uprobe events alike. */
 TEST(refused_on_every_kind_of_event)
 {
-	EXPECT_EACH_KIND_ERRNO(FIELD_NAME, 1, pc_attr_reserved_errno(FIELD_NAME));
+	EXPECT_EACH_KIND_ERRNO(FIELD_NAME, 1, pc_field_reserved_errno(FIELD_NAME));
 }
 
 /* The attr size rule for the field (EXPECT_ATTR_SIZE_RULE): the file's last case. */

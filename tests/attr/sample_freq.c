@@ -119,7 +119,7 @@ TEST(huge_frequency_is_refused)
 
 	attr.freq = 1;
 	attr.sample_freq = (1ULL << 32) + 1000;	/* 1000 if cut to 32 bits */
-	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST_HARNESS_MAIN

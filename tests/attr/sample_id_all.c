@@ -35,6 +35,7 @@
 #include "work/affinity.h"
 #include "work/mapping.h"
 #include "ring/sideband.h"
+#include "sampling_child.h"
 
 #define ALL_ID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 		     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
@@ -185,9 +186,9 @@ TEST(on_every_record_type)
 		const struct pc_record *r = &cap.recs[i].rec;
 
 		ASSERT_TRUE(r->sample_id.present);
-		EXPECT_EQ(getpid(), r->sample_id.pid) TH_LOG("record %zu, %s", i, pc_record_name(r->type));
-		EXPECT_EQ(gettid(), r->sample_id.tid) TH_LOG("record %zu, %s", i, pc_record_name(r->type));
-		EXPECT_EQ(id, r->sample_id.id) TH_LOG("record %zu, %s", i, pc_record_name(r->type));
+		EXPECT_EQ(getpid(), r->sample_id.pid) TH_LOG("record %zu, %s", i, pc_abi_record_name(r->type));
+		EXPECT_EQ(gettid(), r->sample_id.tid) TH_LOG("record %zu, %s", i, pc_abi_record_name(r->type));
+		EXPECT_EQ(id, r->sample_id.id) TH_LOG("record %zu, %s", i, pc_abi_record_name(r->type));
 	}
 	EXPECT_NE(NULL, pc_find_mmap(&cap, m.path, 0));
 	EXPECT_NE(NULL, pc_find_tid(&cap, PERF_RECORD_COMM, gettid(), 0));
@@ -209,11 +210,7 @@ TEST(inherited_event_ids)
 
 	ASSERT_ERRNO(0, -pc_capture_open_inherited(&cap, &attr));
 	uint64_t id = pc_event_id(cap.fd);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t child = pc_work_in_child("comm pc-child");
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LT(0, child);
-	ASSERT_CAPTURE_READ(&cap);
+	pid_t child = child_recorded(_metadata, &cap, pc_work_in_child, "comm pc-child");
 	const struct pc_record *comm = pc_find_tid(&cap, PERF_RECORD_COMM, child, 0);
 	const struct pc_record *exit = pc_find_tid(&cap, PERF_RECORD_EXIT, child, 0);
 	const struct pc_record *fork = pc_find_tid(&cap, PERF_RECORD_FORK, child, 0);

@@ -52,6 +52,18 @@ static struct perfconf_attr callchain_sampler(uint16_t limit)
 	return attr;
 }
 
+/*
+ * In a test: into attr, a callchain sampler whose sample_max_stack is one
+ * above the sysctl; SKIP where no u16 is above it.
+ */
+#define ABOVE_THE_SYSCTL(attr) do { \
+	long max_ = max_stack(); \
+	ASSERT_LT(0, max_); \
+	if (max_ >= UINT16_MAX) \
+		SKIP(return, "perf_event_max_stack is %ld: no u16 is above it", max_); \
+	attr = callchain_sampler((uint16_t)(max_ + 1)); \
+} while (0)
+
 /* Addresses in a callchain, context markers left out. */
 static size_t addresses(const struct pc_sample *s)
 {
@@ -179,15 +191,12 @@ TEST(zero_means_the_sysctl)
 /* "EOVERFLOW ... sample_max_stack is larger than the maximum specified in perf_event_max_stack" */
 TEST(above_the_sysctl_is_eoverflow)
 {
-	long max = max_stack();
+	struct perfconf_attr attr;
 
-	ASSERT_LT(0, max);
-	if (max >= UINT16_MAX)
-		SKIP(return, "perf_event_max_stack is %ld: no u16 is above it", max);
-	struct perfconf_attr attr = callchain_sampler((uint16_t)(max + 1));
-	EXPECT_ERRNO(EOVERFLOW, pc_observe_open_errno("errno", &attr, 0, -1));
+	ABOVE_THE_SYSCTL(attr);
+	EXPECT_ERRNO(EOVERFLOW, pc_open_observe_errno("errno", &attr, 0, -1));
 	attr.sample_max_stack = UINT16_MAX;
-	EXPECT_ERRNO(EOVERFLOW, pc_observe_open_errno("errno_u16_max", &attr, 0, -1));
+	EXPECT_ERRNO(EOVERFLOW, pc_open_observe_errno("errno_u16_max", &attr, 0, -1));
 }
 
 TEST(the_sysctl_itself_is_accepted)
@@ -198,20 +207,17 @@ TEST(the_sysctl_itself_is_accepted)
 	if (max > UINT16_MAX)
 		SKIP(return, "perf_event_max_stack is %ld: beyond a u16", max);
 	struct perfconf_attr attr = callchain_sampler((uint16_t)max);
-	EXPECT_ERRNO(0, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 /* EOVERFLOW is for a callchain event: without PERF_SAMPLE_CALLCHAIN the limit is not looked at. */
 TEST(above_the_sysctl_without_callchain)
 {
-	long max = max_stack();
+	struct perfconf_attr attr;
 
-	ASSERT_LT(0, max);
-	if (max >= UINT16_MAX)
-		SKIP(return, "perf_event_max_stack is %ld: no u16 is above it", max);
-	struct perfconf_attr attr = callchain_sampler((uint16_t)(max + 1));
+	ABOVE_THE_SYSCTL(attr);
 	attr.sample_type = PERF_SAMPLE_IP;
-	EXPECT_ERRNO(0, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST_HARNESS_MAIN

@@ -106,6 +106,22 @@ static int capture_dump(struct pc_capture *cap, struct perfconf_attr *attr, uint
 }
 
 /*
+ * In a test: sample probe_frame once with a dump of `size` bytes into cap,
+ * a ring of 1 + 2^pages_log2 pages, f the frame it dumps; r the sample's
+ * record. SKIP where the arch cannot dump user stacks or there is no uprobe.
+ */
+#define CAPTURE_DUMP(r, cap, f, size, pages_log2) do { \
+	struct perfconf_attr attr_; \
+	FUNCTION_SAMPLING(&attr_, probe_frame, DUMP_SAMPLE_TYPE); \
+	int err_ = capture_dump(cap, &attr_, size, f, pages_log2); \
+	SKIP_IF_NO_STACK_DUMP(-err_); \
+	SKIP_IF_UNSUPPORTED(-err_, "a uprobe"); \
+	ASSERT_EQ(0, err_) TH_LOG("%s %s", pc_errno_name(-err_), (cap)->error); \
+	r = pc_capture_find(cap, PERF_RECORD_SAMPLE, 0); \
+	ASSERT_NE(NULL, r); \
+} while (0)
+
+/*
  * size is the request; dyn_size is no more than that and not zero; the
  * data starts at the user stack pointer, so the caller's marker is found
  * at its distance from SP.
@@ -113,20 +129,14 @@ static int capture_dump(struct pc_capture *cap, struct perfconf_attr *attr, uint
 TEST(dump_starts_at_the_stack_pointer)
 {
 	const struct pc_regs_arch *a = pc_regs_arch();
-	struct perfconf_attr attr;
+	const struct pc_record *r;
 	struct pc_capture cap;
 	struct frame f;
 
 	if (!a)
 		SKIP(return, "no perf register table for this arch in lib/event/regs.c");
-	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
-	int err = capture_dump(&cap, &attr, 4096, &f, PC_CAPTURE_PAGES_LOG2);
-	SKIP_IF_NO_STACK_DUMP(-err);
-	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
+	CAPTURE_DUMP(r, &cap, &f, 4096, PC_CAPTURE_PAGES_LOG2);
 
-	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
-	ASSERT_NE(NULL, r);
 	const struct pc_sample *s = &r->sample;
 	ASSERT_EQ(1, s->regs_user_nr);
 	uint64_t sp = s->regs_user[0];
@@ -146,18 +156,11 @@ TEST(dump_starts_at_the_stack_pointer)
 /* size 0: accepted, and the sample holds size = 0 with no data and no dyn_size. */
 TEST(zero_size_dumps_nothing)
 {
-	struct perfconf_attr attr;
+	const struct pc_record *r;
 	struct pc_capture cap;
 	struct frame f;
 
-	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
-	int err = capture_dump(&cap, &attr, 0, &f, PC_CAPTURE_PAGES_LOG2);
-
-	SKIP_IF_NO_STACK_DUMP(-err);
-	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
-	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
-	ASSERT_NE(NULL, r);
+	CAPTURE_DUMP(r, &cap, &f, 0, PC_CAPTURE_PAGES_LOG2);
 	EXPECT_EQ(0, r->sample.stack_user_size);
 	EXPECT_EQ(0, r->sample.stack_user_dyn_size);
 	EXPECT_EQ(NULL, r->sample.stack_user);
@@ -172,18 +175,11 @@ TEST(zero_size_dumps_nothing)
  */
 TEST(largest_request_fits_the_record)
 {
-	struct perfconf_attr attr;
+	const struct pc_record *r;
 	struct pc_capture cap;
 	struct frame f;
 
-	FUNCTION_SAMPLING(&attr, probe_frame, DUMP_SAMPLE_TYPE);
-	int err = capture_dump(&cap, &attr, 65528, &f, 5);
-
-	SKIP_IF_NO_STACK_DUMP(-err);
-	SKIP_IF_UNSUPPORTED(-err, "a uprobe");
-	ASSERT_EQ(0, err) TH_LOG("%s %s", pc_errno_name(-err), cap.error);
-	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0);
-	ASSERT_NE(NULL, r);
+	CAPTURE_DUMP(r, &cap, &f, 65528, 5);
 	pc_observe("size", "%llu", (unsigned long long)r->sample.stack_user_size);
 	EXPECT_LT(0, r->sample.stack_user_size);
 	EXPECT_GE(65528, r->sample.stack_user_size);

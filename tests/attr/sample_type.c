@@ -17,6 +17,7 @@
 #include "perfconf.h"
 #include "work/affinity.h"
 #include "work/faults.h"
+#include "sampling_child.h"
 
 /* A page-fault sampler, period 1, user mode only, on this task. */
 static struct perfconf_attr fault_attr(uint64_t sample_type)
@@ -33,6 +34,20 @@ static const struct pc_sample *sample(const struct pc_capture *cap, size_t k)
 	const struct pc_record *r = pc_capture_find(cap, PERF_RECORD_SAMPLE, k);
 
 	return r ? &r->sample : NULL;
+}
+
+/*
+ * Open a capture of attr and take n page faults in f with it enabled
+ * (after one to warm up); read the records: one sample per fault.
+ */
+static void sample_each_fault(struct __test_metadata *_metadata, struct pc_capture *cap,
+			      struct perfconf_attr *attr, struct pc_faults *f, size_t n)
+{
+	ASSERT_ERRNO(0, -pc_capture_open(cap, attr, 0, -1));
+	ASSERT_EQ(0, pc_faults_map(f, n + 1));
+	pc_faults_enabled(f, cap->fd, n);
+	ASSERT_CAPTURE_READ(cap);
+	ASSERT_EQ(n, pc_capture_count(cap, PERF_RECORD_SAMPLE));
 }
 
 /*
@@ -105,11 +120,7 @@ TEST(ip_tid_addr)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_faults_map(&f, 9));
-	pc_faults_enabled(&f, cap.fd, 8);
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(8, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	sample_each_fault(_metadata, &cap, &attr, &f, 8);
 	for (size_t k = 0; k < 8; k++) {
 		const struct pc_sample *s = sample(&cap, k);
 
@@ -132,11 +143,7 @@ TEST(cpu_and_time)
 	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu);
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_faults_map(&f, 9));
-	pc_faults_enabled(&f, cap.fd, 8);
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(8, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	sample_each_fault(_metadata, &cap, &attr, &f, 8);
 	uint64_t last = 0;
 	for (size_t k = 0; k < 8; k++) {
 		const struct pc_sample *s = sample(&cap, k);
@@ -159,13 +166,9 @@ TEST(id_stream_id_identifier)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	sample_each_fault(_metadata, &cap, &attr, &f, 3);
 	uint64_t id = pc_event_id(cap.fd);
 	ASSERT_NE(0, id);
-	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	pc_faults_enabled(&f, cap.fd, 3);
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 3; k++) {
 		EXPECT_EQ(id, sample(&cap, k)->identifier);
 		EXPECT_EQ(id, sample(&cap, k)->id);
@@ -232,11 +235,7 @@ TEST(inherited_id_is_the_opened_event)
 
 	ASSERT_ERRNO(0, -pc_capture_open_inherited(&cap, &attr));
 	uint64_t id = pc_event_id(cap.fd);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t child = pc_work_in_child("faults 4");
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_LT(0, child);
-	ASSERT_CAPTURE_READ(&cap);
+	pid_t child = child_recorded(_metadata, &cap, pc_work_in_child, "faults 4");
 	for (size_t k = 0; k < pc_capture_count(&cap, PERF_RECORD_SAMPLE); k++) {
 		const struct pc_sample *s = sample(&cap, k);
 
@@ -262,12 +261,8 @@ TEST(read_and_period)
 	struct pc_faults f;
 
 	attr.read_format = PERF_FORMAT_ID;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	sample_each_fault(_metadata, &cap, &attr, &f, 5);
 	uint64_t id = pc_event_id(cap.fd);
-	ASSERT_EQ(0, pc_faults_map(&f, 6));
-	pc_faults_enabled(&f, cap.fd, 5);
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(5, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < 5; k++) {
 		const struct pc_sample *s = sample(&cap, k);
 
@@ -287,11 +282,7 @@ TEST(callchain_starts_at_ip)
 	struct pc_capture cap;
 	struct pc_faults f;
 
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	pc_faults_enabled(&f, cap.fd, 3);
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	sample_each_fault(_metadata, &cap, &attr, &f, 3);
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = sample(&cap, k);
 
@@ -390,7 +381,7 @@ TEST(branch_stack_on_software_event)
 	struct perfconf_attr attr = fault_attr(PERF_SAMPLE_BRANCH_STACK);
 
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
-	EXPECT_ERRNO(EOPNOTSUPP, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EOPNOTSUPP, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 /* WEIGHT and WEIGHT_STRUCT share their space: "either of those, not both". */
@@ -398,7 +389,7 @@ TEST(weight_and_weight_struct_together)
 {
 	struct perfconf_attr attr = fault_attr(PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT);
 
-	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 TEST_HARNESS_MAIN

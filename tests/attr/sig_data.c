@@ -112,13 +112,10 @@ TEST(tells_events_apart)
  */
 TEST(modify_attributes_changes_it)
 {
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
+	struct perfconf_attr attr = pc_sigtrap_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0, 1);
 	int fd;
 
 	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
-	attr.sample_period = 1;
-	attr.sigtrap = 1;
-	attr.remove_on_exec = 1;
 	attr.sig_data = 1;
 	ASSERT_EQ(0, pc_sigtrap_catch());
 	OPEN_SIGTRAP(fd, &attr);
@@ -146,11 +143,11 @@ TEST(modify_attributes_changes_it)
 TEST(without_sigtrap)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-	uint32_t kernel_size = pc_kernel_attr_size();
+	uint32_t kernel_size = pc_attr_kernel_size();
 
 	ASSERT_NE(0, kernel_size) TH_LOG("the kernel's attr size could not be probed");
 	attr.sig_data = 0x5a;
-	int err = pc_observe_open_errno("errno", &attr, 0, -1);
+	int err = pc_open_observe_errno("errno", &attr, 0, -1);
 	if (kernel_size > offsetof(struct perfconf_attr, sig_data)) {
 		EXPECT_ERRNO(0, err);
 	} else {

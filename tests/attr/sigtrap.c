@@ -37,12 +37,7 @@
 /* An execute breakpoint on pc_work_target that traps every `period` calls: for the opens. */
 static struct perfconf_attr trap_on_calls(uint64_t period)
 {
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
-
-	attr.sample_period = period;
-	attr.sigtrap = 1;
-	attr.remove_on_exec = 1;
-	return attr;
+	return pc_sigtrap_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0, period);
 }
 
 static pid_t gettid_(void)
@@ -114,13 +109,10 @@ TEST(every_nth_overflow)
 TEST(watchpoint_si_addr)
 {
 	static volatile uint64_t watched;
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, HW_BREAKPOINT_LEN_8);
+	struct perfconf_attr attr = pc_sigtrap_breakpoint(HW_BREAKPOINT_W, &watched, HW_BREAKPOINT_LEN_8, 1);
 	int fd;
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	attr.sample_period = 1;
-	attr.sigtrap = 1;
-	attr.remove_on_exec = 1;
 	ASSERT_EQ(0, pc_sigtrap_catch());
 	OPEN_SIGTRAP(fd, &attr);
 	ASSERT_EQ(0, pc_enable(fd));
@@ -231,7 +223,7 @@ TEST(needs_remove_on_exec)
 	struct perfconf_attr attr = trap_on_calls(1);
 
 	attr.remove_on_exec = 0;
-	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO(EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 /* A CPU-wide sigtrap event has no task to signal: EINVAL. */
@@ -239,7 +231,7 @@ TEST(needs_a_task)
 {
 	struct perfconf_attr attr = trap_on_calls(1);
 
-	EXPECT_ERRNO(EINVAL, pc_observe_open_errno("errno", &attr, -1, 0));
+	EXPECT_ERRNO(EINVAL, pc_open_observe_errno("errno", &attr, -1, 0));
 }
 
 /* inherit with and without inherit_thread: pinned. */
@@ -248,9 +240,9 @@ TEST(inherit_companions)
 	struct perfconf_attr attr = trap_on_calls(1);
 
 	attr.inherit = 1;
-	int alone = pc_observe_open_errno("inherit", &attr, 0, -1);
+	int alone = pc_open_observe_errno("inherit", &attr, 0, -1);
 	attr.inherit_thread = 1;
-	int with_thread = pc_observe_open_errno("inherit_thread", &attr, 0, -1);
+	int with_thread = pc_open_observe_errno("inherit_thread", &attr, 0, -1);
 	if (with_thread && pc_kernel()->kver < pc_sigtrap_since())
 		SKIP(return, "sigtrap is since Linux %d.%d", pc_sigtrap_since() / 1000,
 		     pc_sigtrap_since() % 1000);

@@ -33,7 +33,7 @@ static int open_big(uint32_t size, uint32_t dirty, uint32_t *size_after)
 
 TEST(larger_with_zero_tail_is_accepted)
 {
-	uint32_t kernel_size = pc_kernel_attr_size(), after;
+	uint32_t kernel_size = pc_attr_kernel_size(), after;
 	const uint32_t sizes[] = { kernel_size + 8, kernel_size + 64, (uint32_t)page_size() };
 
 	ASSERT_NE(0, kernel_size);
@@ -46,7 +46,7 @@ TEST(larger_with_zero_tail_is_accepted)
 
 TEST(nonzero_tail_first_byte)
 {
-	uint32_t kernel_size = pc_kernel_attr_size(), after;
+	uint32_t kernel_size = pc_attr_kernel_size(), after;
 
 	ASSERT_NE(0, kernel_size);
 	EXPECT_ERRNO(E2BIG, open_big(kernel_size + 8, kernel_size, &after));
@@ -55,7 +55,7 @@ TEST(nonzero_tail_first_byte)
 
 TEST(nonzero_tail_last_byte)
 {
-	uint32_t kernel_size = pc_kernel_attr_size(), after;
+	uint32_t kernel_size = pc_attr_kernel_size(), after;
 	uint32_t size = (uint32_t)page_size();
 
 	ASSERT_NE(0, kernel_size);
@@ -66,7 +66,7 @@ TEST(nonzero_tail_last_byte)
 /* A non-zero byte past the claimed size is never read. */
 TEST(byte_past_claimed_size_is_ignored)
 {
-	uint32_t kernel_size = pc_kernel_attr_size(), after;
+	uint32_t kernel_size = pc_attr_kernel_size(), after;
 
 	ASSERT_NE(0, kernel_size);
 	EXPECT_ERRNO(0, open_big(kernel_size + 8, kernel_size + 8, &after));
@@ -74,7 +74,7 @@ TEST(byte_past_claimed_size_is_ignored)
 
 TEST(larger_than_page)
 {
-	uint32_t kernel_size = pc_kernel_attr_size(), after;
+	uint32_t kernel_size = pc_attr_kernel_size(), after;
 
 	ASSERT_NE(0, kernel_size);
 	EXPECT_ERRNO(E2BIG, open_big((uint32_t)page_size() + 8, 0, &after));

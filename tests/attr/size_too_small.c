@@ -22,7 +22,7 @@ FIXTURE_VARIANT_ADD(too_small, size_63) { .size = PC_ATTR_SIZE_VER0 - 1 };
 TEST_F(too_small, e2big_and_size_written_back)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
-	uint32_t kernel_size = pc_kernel_attr_size();
+	uint32_t kernel_size = pc_attr_kernel_size();
 
 	ASSERT_NE(0, kernel_size);
 	attr.size = variant->size;

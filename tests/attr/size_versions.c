@@ -42,7 +42,7 @@ SIZE_VERSION(9);
 
 TEST_F(size_version, accepted)
 {
-	uint32_t kernel_size = pc_kernel_attr_size();
+	uint32_t kernel_size = pc_attr_kernel_size();
 
 	ASSERT_NE(0, kernel_size) TH_LOG("the kernel's attr size could not be probed");
 	pc_observe("within_kernel_size", "%s", variant->size <= kernel_size ? "yes" : "no");
@@ -82,7 +82,7 @@ TEST(size_zero_is_not_written_back)
 TEST(sizes_between_versions)
 {
 	static const uint32_t sizes[] = { 65, 68, 76, 100, 108, 116, 124, 132 };
-	uint32_t kernel_size = pc_kernel_attr_size();
+	uint32_t kernel_size = pc_attr_kernel_size();
 	char key[32];
 
 	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {

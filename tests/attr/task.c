@@ -37,7 +37,7 @@ TEST(fork_names_child_and_parent)
 	EXPECT_NE(0, r->task.time);
 	EXPECT_EQ(0, r->misc);
 	/* The child never carried this event: whether its exit shows is pinned. */
-	pc_observe("child_exit_records", "%zu", pc_count_tid(&cap, PERF_RECORD_EXIT, child));
+	pc_observe("child_exit_records", "%zu", pc_tid_count(&cap, PERF_RECORD_EXIT, child));
 	pc_capture_close(&cap);
 }
 

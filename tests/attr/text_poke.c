@@ -90,7 +90,7 @@ TEST(accepted)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
 
 	attr.text_poke = 1;
-	EXPECT_ERRNO_SINCE("text_poke", 0, EINVAL, pc_observe_open_errno("errno", &attr, 0, -1));
+	EXPECT_ERRNO_SINCE("text_poke", 0, EINVAL, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 
 /*

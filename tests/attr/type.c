@@ -40,29 +40,22 @@ TEST(software)
 TEST(breakpoint)
 {
 	struct perfconf_attr attr = pc_attr(PERF_TYPE_BREAKPOINT, 0);
-	uint64_t count = UINT64_MAX;
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	attr.bp_type = HW_BREAKPOINT_X;
 	attr.bp_addr = (uintptr_t)pc_work_target;
 	attr.bp_len = sizeof(long);
-	int err = pc_count_work(&attr, pc_calls_work, PC_N(100), &count);
-	SKIP_IF_UNSUPPORTED(-err, "an execute breakpoint");
-	ASSERT_EQ(0, err);
-	EXPECT_EQ(100, count);
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
+	EXPECT_EQ(100, pc_count_of_work(&attr, pc_calls_work, PC_N(100)));
 }
 
 TEST(tracepoint)
 {
 	struct perfconf_attr attr;
-	uint64_t count = UINT64_MAX;
 
-	int err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getppid");
-	if (err)
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint (%s)", pc_errno_name(-err));
+	GETPPID_TRACEPOINT(&attr);
 	ASSERT_EQ(PERF_TYPE_TRACEPOINT, attr.type);
-	ASSERT_EQ(0, pc_count_work(&attr, pc_getppid_work, PC_N(N), &count));
-	EXPECT_EQ(N, count);
+	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N)));
 }
 
 /* A generic hardware type: the errno is pinned; where it opens, the work counts something. */
@@ -207,7 +200,7 @@ TEST(listed_pmus_config_zero)
 		for (char *p = key; *p; p++)
 			if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.'))
 				*p = '_';
-		pc_observe_open_errno(key, &attr, 0, -1);
+		pc_open_observe_errno(key, &attr, 0, -1);
 	}
 	pc_strv_free(pmus);
 }

@@ -48,9 +48,9 @@ TEST(clockid_is_ignored_without_the_bit)
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
 
 	attr.clockid = 12345;
-	EXPECT_ERRNO(0, pc_observe_open_errno("garbage_clockid", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_open_observe_errno("garbage_clockid", &attr, 0, -1));
 	attr.clockid = -1;
-	EXPECT_ERRNO(0, pc_observe_open_errno("minus_one_clockid", &attr, 0, -1));
+	EXPECT_ERRNO(0, pc_open_observe_errno("minus_one_clockid", &attr, 0, -1));
 }
 
 /*

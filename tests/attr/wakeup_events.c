@@ -13,6 +13,7 @@
  */
 #include "perfconf.h"
 #include "ring/wakeup.h"
+#include "wakeup_comm.h"
 
 #define STEPS 9
 
@@ -30,7 +31,7 @@ static void pattern_of(struct __test_metadata *_metadata, uint32_t wakeup_events
 	struct perfconf_attr attr = fault_sampler(wakeup_events);
 	uint64_t count;
 
-	ASSERT_ERRNO(0, -pc_fault_wake_pattern(&attr, 4, STEPS, pattern, &count));
+	ASSERT_ERRNO(0, -pc_wakeup_pattern(&attr, 4, STEPS, pattern, &count));
 	EXPECT_EQ(STEPS, count) TH_LOG("faults other than the steps' own were sampled");
 }
 
@@ -71,7 +72,7 @@ TEST(zero)
 	pattern_of(_metadata, 0, first);
 	pc_observe("pattern", "%s", first);
 
-	ASSERT_ERRNO(0, -pc_fault_wake_pattern(&attr, 0, sizeof(pattern) - 1, pattern, &count));
+	ASSERT_ERRNO(0, -pc_wakeup_pattern(&attr, 0, sizeof(pattern) - 1, pattern, &count));
 	EXPECT_EQ(sizeof(pattern) - 1, count);
 	char *wake = strchr(pattern, 'w');
 	ASSERT_NE(NULL, wake) TH_LOG("wakeup_events = 0: no notification in %zu samples",
@@ -84,14 +85,10 @@ TEST(zero)
 /* A COMM record is written, but wakeup_events counts samples only. */
 TEST(other_records_do_not_count)
 {
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_DUMMY, 1, PERF_SAMPLE_TID);
-	size_t comms = 0;
+	struct perfconf_attr attr = comm_reader();
 
 	attr.wakeup_events = 1;
-	int woken = pc_comm_wakes(&attr, &comms);
-	ASSERT_LE(0, woken) TH_LOG("%s", pc_errno_name(-woken));
-	ASSERT_EQ(1, comms);
-	EXPECT_FALSE(woken) TH_LOG("a COMM record woke a wakeup_events=1 reader");
+	EXPECT_FALSE(comm_wakes(_metadata, &attr)) TH_LOG("a COMM record woke a wakeup_events=1 reader");
 }
 
 TEST_HARNESS_MAIN

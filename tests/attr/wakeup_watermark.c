@@ -23,7 +23,7 @@ static void pattern_of(struct __test_metadata *_metadata, uint32_t bytes, unsign
 
 	attr.watermark = 1;
 	attr.wakeup_watermark = bytes;
-	ASSERT_ERRNO(0, -pc_fault_wake_pattern(&attr, pages_log2, steps, pattern, &count));
+	ASSERT_ERRNO(0, -pc_wakeup_pattern(&attr, pages_log2, steps, pattern, &count));
 	EXPECT_EQ(steps, count) TH_LOG("faults other than the steps' own were sampled");
 }
 

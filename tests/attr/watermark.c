@@ -10,6 +10,7 @@
  */
 #include "perfconf.h"
 #include "ring/wakeup.h"
+#include "wakeup_comm.h"
 
 #define STEPS 9
 
@@ -22,7 +23,7 @@ static void pattern_of(struct __test_metadata *_metadata, int watermark, uint32_
 
 	attr.watermark = watermark;
 	attr.wakeup_events = value;
-	ASSERT_ERRNO(0, -pc_fault_wake_pattern(&attr, pages_log2, steps, pattern, &count));
+	ASSERT_ERRNO(0, -pc_wakeup_pattern(&attr, pages_log2, steps, pattern, &count));
 	EXPECT_EQ(steps, count) TH_LOG("faults other than the steps' own were sampled");
 }
 
@@ -65,15 +66,11 @@ TEST(zero_watermark)
 /* Every record type counts toward the watermark: a COMM record wakes. */
 TEST(any_record_wakes_at_one_byte)
 {
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_DUMMY, 1, PERF_SAMPLE_TID);
-	size_t comms = 0;
+	struct perfconf_attr attr = comm_reader();
 
 	attr.watermark = 1;
 	attr.wakeup_watermark = 1;
-	int woken = pc_comm_wakes(&attr, &comms);
-	ASSERT_LE(0, woken) TH_LOG("%s", pc_errno_name(-woken));
-	ASSERT_EQ(1, comms);
-	EXPECT_TRUE(woken) TH_LOG("a COMM record did not wake a wakeup_watermark=1 reader");
+	EXPECT_TRUE(comm_wakes(_metadata, &attr)) TH_LOG("a COMM record did not wake a wakeup_watermark=1 reader");
 }
 
 TEST_HARNESS_MAIN

@@ -28,25 +28,32 @@ static uint64_t watched_writes_counted(volatile uint64_t *target, int n)
 	return count;
 }
 
-#define REQUIRE_WRITE_BREAKPOINT() do { \
-	struct perfconf_attr a_ = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched)); \
-	SKIP_IF_UNSUPPORTED(pc_open_errno(&a_, 0, -1, -1, 0), "a write breakpoint"); \
-} while (0)
+/* Every case needs a write breakpoint on the watched variable. */
+FIXTURE(global) {};
 
-TEST(counts_each_write)
+FIXTURE_SETUP(global)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched));
+
+	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "a write breakpoint");
+}
+
+FIXTURE_TEARDOWN(global)
+{
+}
+
+TEST_F(global, counts_each_write)
 {
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	REQUIRE_WRITE_BREAKPOINT();
 	EXPECT_EQ(500, watched_writes_counted(&watched, 500))
 		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 	EXPECT_EQ(500, watched);
 }
 
-TEST(other_variable_not_counted)
+TEST_F(global, other_variable_not_counted)
 {
 	static volatile uint64_t other;
 
-	REQUIRE_WRITE_BREAKPOINT();
 	EXPECT_EQ(0, watched_writes_counted(&other, 50))
 		TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }

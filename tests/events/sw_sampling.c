@@ -8,8 +8,25 @@
 #include <sys/syscall.h>
 
 #include "perfconf.h"
+#include "work/measure.h"
 
 #define PAGES 64
+
+/*
+ * Open a capture of attr (user mode only) and take PAGES page faults with
+ * it enabled, after the workload's own first faults; read the records.
+ */
+static void sample_page_faults(struct __test_metadata *_metadata, struct pc_capture *cap,
+			       struct perfconf_attr *attr)
+{
+	attr->exclude_kernel = 1;
+	ASSERT_ERRNO(0, -pc_capture_open(cap, attr, 0, -1));
+	pc_work_page_faults(1);		/* the workload's own first faults */
+	ASSERT_EQ(0, pc_enable(cap->fd));
+	pc_work_page_faults(PAGES);
+	ASSERT_EQ(0, pc_disable(cap->fd));
+	ASSERT_CAPTURE_READ(cap);
+}
 
 TEST(one_sample_per_fault)
 {
@@ -18,14 +35,7 @@ TEST(one_sample_per_fault)
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, type);
 	struct pc_capture cap;
 
-	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	pc_work_page_faults(1);		/* the workload's own first faults */
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pc_work_page_faults(PAGES);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_CAPTURE_READ(&cap);
-
+	sample_page_faults(_metadata, &cap, &attr);
 	ASSERT_EQ(PAGES, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	uint64_t last_time = 0, last_page = 0;
 	long page = sysconf(_SC_PAGESIZE);
@@ -49,17 +59,9 @@ TEST(period_four)
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 4, PERF_SAMPLE_TID);
 	struct pc_capture cap;
-	uint64_t count;
 
-	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	pc_work_page_faults(1);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pc_work_page_faults(PAGES);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_CAPTURE_READ(&cap);
-	EXPECT_EQ(PAGES, count);
+	sample_page_faults(_metadata, &cap, &attr);
+	EXPECT_EQ(PAGES, pc_count_of(cap.fd));
 	EXPECT_EQ(PAGES / 4, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
 	pc_capture_close(&cap);
 }
@@ -76,17 +78,11 @@ TEST(periods_add_up_to_count)
 	struct pc_capture cap;
 	uint64_t count, sum = 0;
 
-	attr.exclude_kernel = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	pc_work_page_faults(1);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pc_work_page_faults(PAGES);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_EQ(0, pc_read_count(cap.fd, &count));
-	ASSERT_CAPTURE_READ(&cap);
+	sample_page_faults(_metadata, &cap, &attr);
+	count = pc_count_of(cap.fd);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	for (size_t i = 0; i < samples; i++)
-		sum += pc_capture_find(&cap, PERF_RECORD_SAMPLE, i)->sample.period;
+		sum += pc_capture_sample(&cap, i)->period;
 	pc_observe("samples", "%zu", samples);
 	EXPECT_EQ(PAGES, count);
 	EXPECT_EQ(count, sum);

@@ -56,16 +56,6 @@ static struct perfconf_attr filtered(int kind)
 	return a;
 }
 
-#define REQUIRE_ARM64() do { \
-	REQUIRE_HW_PMU(); \
-	if (strcmp(pc_kernel()->arch, "aarch64")) \
-		SKIP(return, "the exception levels of arm64-perf.rst are arm64's (this is %s)", \
-		     pc_kernel()->arch); \
-	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS); \
-	if (!pc_hw_loop_available()) \
-		SKIP(return, "no exact loop for %s", pc_kernel()->arch); \
-} while (0)
-
 /*
  * Count the loop with a group of these kinds, the first leading and the
  * others opened enabled, following it; counts[i] per kind.
@@ -101,11 +91,28 @@ static void expect_user_exact(struct __test_metadata *_metadata, uint64_t count)
 	EXPECT_GE(pc_hw_loop_insns(N) + 1, count);
 }
 
-TEST(kernel_exception_level)
+/* Every case needs an arm64 PMU that counts instructions, and the exact loop. */
+FIXTURE(global) {};
+
+FIXTURE_SETUP(global)
+{
+	REQUIRE_HW_PMU();
+	if (strcmp(pc_kernel()->arch, "aarch64"))
+		SKIP(return, "the exception levels of arm64-perf.rst are arm64's (this is %s)",
+		     pc_kernel()->arch);
+	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	if (!pc_hw_loop_available())
+		SKIP(return, "no exact loop for %s", pc_kernel()->arch);
+}
+
+FIXTURE_TEARDOWN(global)
+{
+}
+
+TEST_F(global, kernel_exception_level)
 {
 	const char *why;
 
-	REQUIRE_ARM64();
 	int el = pc_hw_arm64_kernel_el(&why);
 	if (!el)
 		SKIP(return, "cannot tell the kernel's exception level: %s", why);
@@ -114,12 +121,11 @@ TEST(kernel_exception_level)
 }
 
 /* exclude_user is EL0: the kernel-only count is the whole less the user's, the user's the loop. */
-TEST(exclude_user_is_el0)
+TEST_F(global, exclude_user_is_el0)
 {
 	static const int kinds[] = { ALL, USER, KERNEL };
 	uint64_t c[3];
 
-	REQUIRE_ARM64();
 	group(_metadata, kinds, 3, c);
 	expect_user_exact(_metadata, c[1]);
 	EXPECT_EQ(c[0], c[1] + c[2]) TH_LOG("all %llu, EL0 %llu, kernel %llu", (unsigned long long)c[0],
@@ -131,12 +137,11 @@ TEST(exclude_user_is_el0)
  * VHE): what is left is exactly the loop, while without it the kernel's
  * instructions are counted.
  */
-TEST(exclude_kernel_hides_the_kernel)
+TEST_F(global, exclude_kernel_hides_the_kernel)
 {
 	static const int kinds[] = { ALL, USER, USER_HV };
 	uint64_t c[3];
 
-	REQUIRE_ARM64();
 	group(_metadata, kinds, 3, c);
 	expect_user_exact(_metadata, c[1]);
 	EXPECT_EQ(c[1], c[2]);
@@ -144,12 +149,11 @@ TEST(exclude_kernel_hides_the_kernel)
 }
 
 /* exclude_hv never hides the kernel: ignored with VHE, EL2 only (no kernel there) without. */
-TEST(exclude_hv_keeps_the_kernel)
+TEST_F(global, exclude_hv_keeps_the_kernel)
 {
 	static const int kinds[] = { ALL, HV, KERNEL, KERNEL_HV, USER, USER_HV };
 	uint64_t c[6];
 
-	REQUIRE_ARM64();
 	group(_metadata, kinds, 6, c);
 	EXPECT_EQ(c[0], c[1]) TH_LOG("exclude_hv hid %lld instructions", (long long)(c[0] - c[1]));
 	EXPECT_EQ(c[2], c[3]) TH_LOG("exclude_hv hid %lld kernel instructions", (long long)(c[2] - c[3]));
@@ -159,12 +163,11 @@ TEST(exclude_hv_keeps_the_kernel)
 }
 
 /* This task is the host: exclude_host leaves nothing, exclude_guest everything. */
-TEST(exclude_host_and_guest)
+TEST_F(global, exclude_host_and_guest)
 {
 	static const int kinds[] = { ALL, HOST, GUEST };
 	uint64_t c[3];
 
-	REQUIRE_ARM64();
 	group(_metadata, kinds, 3, c);
 	EXPECT_EQ(0, c[1]) TH_LOG("exclude_host counted %llu of %llu", (unsigned long long)c[1],
 				  (unsigned long long)c[0]);
@@ -172,13 +175,12 @@ TEST(exclude_host_and_guest)
 				     (unsigned long long)c[0]);
 }
 
-TEST(exclude_idle_is_refused)
+TEST_F(global, exclude_idle_is_refused)
 {
 	struct perfconf_attr attr = filtered(ALL);
 
-	REQUIRE_ARM64();
 	attr.exclude_idle = 1;
-	int err = pc_observe_open_errno("open", &attr, 0, -1);
+	int err = pc_open_observe_errno("open", &attr, 0, -1);
 	EXPECT_TRUE(err == EOPNOTSUPP || err == EINVAL) TH_LOG("%s", pc_errno_name(err));
 }
 

@@ -48,17 +48,24 @@ static uint64_t count_loop(struct __test_metadata *_metadata, struct perfconf_at
 	return count;
 }
 
-#define REQUIRE_LOOP() do { \
-	REQUIRE_HW_PMU(); \
-	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS); \
-	if (!pc_hw_loop_available()) \
-		SKIP(return, "no exact loop for %s", pc_kernel()->arch); \
-} while (0)
+/* Every case needs the exact loop and an instructions event on this arch. */
+FIXTURE(global) {};
+
+FIXTURE_SETUP(global)
+{
+	REQUIRE_HW_PMU();
+	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	if (!pc_hw_loop_available())
+		SKIP(return, "no exact loop for %s", pc_kernel()->arch);
+}
+
+FIXTURE_TEARDOWN(global)
+{
+}
 
 /* The loop runs the instructions lib/event/hw.h says, counted by ptrace single steps. */
-TEST(loop_matches_single_stepping)
+TEST_F(global, loop_matches_single_stepping)
 {
-	REQUIRE_LOOP();
 	for (unsigned long n = 1; n <= 100; n *= 10) {
 		long steps = pc_hw_loop_singlestep(n);
 
@@ -71,12 +78,11 @@ TEST(loop_matches_single_stepping)
 	}
 }
 
-TEST(user_only_is_exact)
+TEST_F(global, user_only_is_exact)
 {
 	char key[32];
 	int64_t trap = -1;
 
-	REQUIRE_LOOP();
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		uint64_t count = count_loop(_metadata, instructions(0, 1), sizes[i]);
 		int64_t extra = (int64_t)(count - pc_hw_loop_insns(sizes[i]));
@@ -92,9 +98,8 @@ TEST(user_only_is_exact)
 	pc_observe("trap_counted", "%lld", (long long)trap);
 }
 
-TEST(kernel_only_is_small)
+TEST_F(global, kernel_only_is_small)
 {
-	REQUIRE_LOOP();
 	uint64_t count = count_loop(_metadata, instructions(1, 0), BIG);
 
 	EXPECT_LT(0, count);
@@ -103,9 +108,8 @@ TEST(kernel_only_is_small)
 	pc_observe("counts", "%s", count ? "yes" : "no");
 }
 
-TEST(both_at_least_user)
+TEST_F(global, both_at_least_user)
 {
-	REQUIRE_LOOP();
 	uint64_t user = count_loop(_metadata, instructions(0, 1), BIG);
 	uint64_t both = count_loop(_metadata, instructions(0, 0), BIG);
 
@@ -118,12 +122,11 @@ TEST(both_at_least_user)
  * enabled so that they follow the leader: enabling and disabling the
  * leader alone starts and stops all three at once, the same interval, split.
  */
-TEST(user_plus_kernel_is_all_in_a_group)
+TEST_F(global, user_plus_kernel_is_all_in_a_group)
 {
 	struct perfconf_attr all = instructions(0, 0), user = instructions(0, 1), kernel = instructions(1, 0);
 	uint64_t a, u, k;
 
-	REQUIRE_LOOP();
 	int leader = pc_open(&all, 0, -1, -1, 0);
 	ASSERT_OPEN(leader);
 	user.disabled = kernel.disabled = 0;
@@ -148,13 +151,12 @@ TEST(user_plus_kernel_is_all_in_a_group)
 	close(leader);
 }
 
-TEST(neither_counts_nothing)
+TEST_F(global, neither_counts_nothing)
 {
 	struct perfconf_attr attr = instructions(1, 1);
 	uint64_t count = UINT64_MAX;
 
-	REQUIRE_LOOP();
-	int err = pc_observe_open_errno("open", &attr, 0, -1);
+	int err = pc_open_observe_errno("open", &attr, 0, -1);
 	if (err) {
 		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
 		return;

@@ -19,6 +19,7 @@
  */
 #include "perfconf.h"
 #include "event/hw.h"
+#include "hw_refusals.h"
 
 #define N 1000
 
@@ -27,67 +28,64 @@ static void generic(struct __test_metadata *_metadata, uint64_t config)
 	struct perfconf_attr attr = pc_attr_hw(config);
 	uint64_t count = 0;
 
-	REQUIRE_HW_PMU();
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	int err = pc_observe_open_errno("open", &attr, 0, -1);
-	if (err) {
-		EXPECT_TRUE(pc_hw_refusal_documented(err))
-			TH_LOG("%s refused with %s", pc_hw_event_name(config), pc_errno_name(err));
+	if (!hw_opens(_metadata, "open", &attr))
 		return;
-	}
-	err = pc_hw_count_loop(&attr, N, &count);
+	int err = pc_hw_count_loop(&attr, N, &count);
 	ASSERT_EQ(0, err) TH_LOG("counting %s: %s", pc_hw_event_name(config), pc_errno_name(-err));
 	pc_observe("counts", "%s", count ? "yes" : "no");
 }
 
-TEST(cpu_cycles)		{ generic(_metadata, PERF_COUNT_HW_CPU_CYCLES); }
-TEST(instructions)		{ generic(_metadata, PERF_COUNT_HW_INSTRUCTIONS); }
-TEST(cache_references)		{ generic(_metadata, PERF_COUNT_HW_CACHE_REFERENCES); }
-TEST(cache_misses)		{ generic(_metadata, PERF_COUNT_HW_CACHE_MISSES); }
-TEST(branch_instructions)	{ generic(_metadata, PERF_COUNT_HW_BRANCH_INSTRUCTIONS); }
-TEST(branch_misses)		{ generic(_metadata, PERF_COUNT_HW_BRANCH_MISSES); }
-TEST(bus_cycles)		{ generic(_metadata, PERF_COUNT_HW_BUS_CYCLES); }
-TEST(stalled_cycles_frontend)	{ generic(_metadata, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND); }
-TEST(stalled_cycles_backend)	{ generic(_metadata, PERF_COUNT_HW_STALLED_CYCLES_BACKEND); }
-TEST(ref_cpu_cycles)		{ generic(_metadata, PERF_COUNT_HW_REF_CPU_CYCLES); }
+/* Every case needs a hardware PMU. */
+FIXTURE(global) {};
+
+FIXTURE_SETUP(global)
+{
+	REQUIRE_HW_PMU();
+}
+
+FIXTURE_TEARDOWN(global)
+{
+}
+
+TEST_F(global, cpu_cycles)		{ generic(_metadata, PERF_COUNT_HW_CPU_CYCLES); }
+TEST_F(global, instructions)		{ generic(_metadata, PERF_COUNT_HW_INSTRUCTIONS); }
+TEST_F(global, cache_references)		{ generic(_metadata, PERF_COUNT_HW_CACHE_REFERENCES); }
+TEST_F(global, cache_misses)		{ generic(_metadata, PERF_COUNT_HW_CACHE_MISSES); }
+TEST_F(global, branch_instructions)	{ generic(_metadata, PERF_COUNT_HW_BRANCH_INSTRUCTIONS); }
+TEST_F(global, branch_misses)		{ generic(_metadata, PERF_COUNT_HW_BRANCH_MISSES); }
+TEST_F(global, bus_cycles)		{ generic(_metadata, PERF_COUNT_HW_BUS_CYCLES); }
+TEST_F(global, stalled_cycles_frontend)	{ generic(_metadata, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND); }
+TEST_F(global, stalled_cycles_backend)	{ generic(_metadata, PERF_COUNT_HW_STALLED_CYCLES_BACKEND); }
+TEST_F(global, ref_cpu_cycles)		{ generic(_metadata, PERF_COUNT_HW_REF_CPU_CYCLES); }
 
 /* PERF_COUNT_HW_MAX and far beyond (below the extended-type bits) are no event. */
-TEST(beyond_max_is_refused)
+TEST_F(global, beyond_max_is_refused)
 {
-	static const uint64_t configs[] = { PERF_COUNT_HW_MAX, 0xff, 0xffffffffULL };
-	static const char *const keys[] = { "max", "0xff", "0xffffffff" };
+	static const struct hw_no_event beyond[] = {
+		{ "max", PERF_COUNT_HW_MAX },
+		{ "0xff", 0xff },
+		{ "0xffffffff", 0xffffffffULL },
+	};
 
-	REQUIRE_HW_PMU();
-	for (unsigned int i = 0; i < 3; i++) {
-		struct perfconf_attr attr = pc_attr_hw(configs[i]);
-
-		attr.exclude_kernel = 1;
-		int err = pc_observe_open_errno(keys[i], &attr, 0, -1);
-		EXPECT_NE(0, err) TH_LOG("config %#llx opened", (unsigned long long)configs[i]);
-		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("config %#llx: %s",
-			(unsigned long long)configs[i], pc_errno_name(err));
-	}
+	hw_expect_no_events(_metadata, PERF_TYPE_HARDWARE, beyond, ARRAY_SIZE(beyond));
 }
 
 /* config = (core PMU type << 32) | PERF_COUNT_HW_INSTRUCTIONS. */
-TEST(extended_type)
+TEST_F(global, extended_type)
 {
 	struct perfconf_attr plain = pc_attr_hw(PERF_COUNT_HW_INSTRUCTIONS);
 	uint64_t count = 0, expected = 0;
 
-	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
 	int type = pc_pmu_type(pc_hw_pmu());
 	ASSERT_LE(0, type) TH_LOG("no type for %s", pc_hw_pmu());
 	struct perfconf_attr ext = pc_attr_hw((uint64_t)type << 32 | PERF_COUNT_HW_INSTRUCTIONS);
 
 	plain.exclude_kernel = ext.exclude_kernel = 1;
-	int err = pc_observe_open_errno("open", &ext, 0, -1);
-	if (err) {
-		EXPECT_TRUE(pc_hw_refusal_documented(err)) TH_LOG("%s", pc_errno_name(err));
+	if (!hw_opens(_metadata, "open", &ext))
 		return;
-	}
 	ASSERT_EQ(0, pc_hw_count_loop(&plain, N, &expected));
 	ASSERT_EQ(0, pc_hw_count_loop(&ext, N, &count));
 	EXPECT_EQ(expected, count);

@@ -76,27 +76,42 @@ static int counting(struct __test_metadata *_metadata, int *fds, uint64_t expect
 	return n;
 }
 
-static void overcommit(struct __test_metadata *_metadata, uint64_t config)
+/* What one user-mode event of config counts of the loop on its own. */
+static uint64_t count_alone(struct __test_metadata *_metadata, uint64_t config)
+{
+	struct perfconf_attr one = pc_attr_hw(config);
+	uint64_t count = 0;
+
+	one.exclude_kernel = 1;
+	ASSERT_EQ(0, pc_hw_count_loop(&one, N, &count));
+	return count;
+}
+
+/* EVENTS pinned events of config, enabled together around the loop: how many counted. */
+static int pinned_counting(struct __test_metadata *_metadata, uint64_t config, uint64_t expected)
 {
 	int fds[EVENTS];
+
+	open_all(_metadata, fds, config, 1, 0);
+	ASSERT_EQ(0, pc_hw_loop_task(N));
+	int n = counting(_metadata, fds, expected);
+	close_all(fds);
+	return n;
+}
+
+static void overcommit(struct __test_metadata *_metadata, uint64_t config)
+{
 	uint64_t expected = 0;
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(config);
 	/* Instructions: what one event alone counts of the loop, the same for each. */
-	if (config == PERF_COUNT_HW_INSTRUCTIONS) {
-		struct perfconf_attr one = pc_attr_hw(config);
-
-		one.exclude_kernel = 1;
-		ASSERT_EQ(0, pc_hw_count_loop(&one, N, &expected));
-	}
-	open_all(_metadata, fds, config, 1, 0);
-	ASSERT_EQ(0, pc_hw_loop_task(N));
-	int n = counting(_metadata, fds, expected);
+	if (config == PERF_COUNT_HW_INSTRUCTIONS)
+		expected = count_alone(_metadata, config);
+	int n = pinned_counting(_metadata, config, expected);
 	pc_observe("counting", "%d", n);
 	EXPECT_LT(0, n);
 	EXPECT_GT(EVENTS, n) TH_LOG("all %d pinned events got a counter", EVENTS);
-	close_all(fds);
 }
 
 TEST(instructions)
@@ -186,19 +201,13 @@ TEST(enable_leaves_error_state)
 TEST(flexible_extras_read_normally)
 {
 	int fds[EVENTS];
-	int pinned[EVENTS];
-	uint64_t buf[3], expected;
+	uint64_t buf[3];
 	int full = 0;
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
-	struct perfconf_attr one = pc_attr_hw(PERF_COUNT_HW_INSTRUCTIONS);
-	one.exclude_kernel = 1;
-	ASSERT_EQ(0, pc_hw_count_loop(&one, N, &expected));
-	open_all(_metadata, pinned, PERF_COUNT_HW_INSTRUCTIONS, 1, 0);
-	ASSERT_EQ(0, pc_hw_loop_task(N));
-	int counters = counting(_metadata, pinned, expected);
-	close_all(pinned);
+	uint64_t expected = count_alone(_metadata, PERF_COUNT_HW_INSTRUCTIONS);
+	int counters = pinned_counting(_metadata, PERF_COUNT_HW_INSTRUCTIONS, expected);
 
 	open_all(_metadata, fds, PERF_COUNT_HW_INSTRUCTIONS, 0, TIMES);
 	ASSERT_EQ(0, pc_hw_loop_task(N));

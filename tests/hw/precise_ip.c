@@ -33,7 +33,7 @@ static void levels(struct __test_metadata *_metadata, uint64_t config, uint64_t 
 		attr.sample_period = period;
 		attr.sample_type = period ? PERF_SAMPLE_IP : 0;
 		snprintf(key, sizeof(key), "precise_%u", p);
-		int err = pc_observe_open_errno(key, &attr, 0, -1);
+		int err = pc_open_observe_errno(key, &attr, 0, -1);
 		if (p == 0) {
 			EXPECT_ERRNO(0, err);
 		} else if (err) {
