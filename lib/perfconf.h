@@ -62,12 +62,40 @@
  */
 #define BLOCKED(fmt, ...) SKIP(return, "blocked: " fmt, ##__VA_ARGS__)
 
-/* Become uid 65534 with no capabilities (privilege.h), or BLOCKED where the environment refuses. */
-#define BECOME_NOBODY() do { \
-	int e_ = pc_become_nobody(); \
-	if (e_) \
-		BLOCKED("cannot become nobody (%s)", pc_errno_name(-e_)); \
+/*
+ * The case cannot give a verdict because the suite itself went wrong (an
+ * identity that is not the one it claims): "# ERROR <why>" and a failure,
+ * which the runner reports as ERROR, a fault of the suite, never a pass
+ * or the kernel's failure.
+ */
+#define CASE_ERROR(fmt, ...) do { \
+	ksft_print_msg("ERROR " fmt "\n", ##__VA_ARGS__); \
+	fflush(stdout); \
+	_metadata->exit_code = KSFT_FAIL; \
+	return; \
 } while (0)
+
+/*
+ * Become the identity (host/privilege.h) and check that this process is
+ * it before the case asserts anything: SKIP on a kernel older than its
+ * capabilities, BLOCKED where the environment refuses it, ERROR when the
+ * process is not what the identity claims.
+ */
+#define BECOME_IDENTITY(id) do { \
+	const struct pc_identity *id_ = (id); \
+	char why_[256]; \
+	if (id_->since && pc_kernel()->kver < id_->since) \
+		SKIP(return, "%s: this kernel (%s) predates its capabilities (%d.%d)", id_->name, \
+		     pc_kernel()->release, id_->since / 1000, id_->since % 1000); \
+	int e_ = pc_identity_become(id_); \
+	if (e_) \
+		BLOCKED("cannot become %s (%s)", id_->name, pc_errno_name(-e_)); \
+	if (pc_identity_verify(id_, why_, sizeof(why_))) \
+		CASE_ERROR("identity %s", why_); \
+} while (0)
+
+/* Become uid 65534 with no capabilities, verified. */
+#define BECOME_NOBODY() BECOME_IDENTITY(pc_identity("unprivileged"))
 
 /*
  * A case that measures with an instrument (instrument.h) whose own subject

@@ -7,8 +7,9 @@
  * observation diagnostic "# OBS key=value" and the cause diagnostic
  * "# CAUSE <instrument>: <why>" (lib/work/instrument.h). A SKIP whose reason
  * starts with "blocked" is BLOCKED. The harness's own lines about a case
- * that timed out or died by a signal make that case TIMEOUT or ERROR.
- * Everything else is a diagnostic: kept (up to a cap) for the report,
+ * that timed out or died by a signal make that case TIMEOUT or ERROR, and
+ * so does a failed case that printed "# ERROR <why>" (perfconf.h's
+ * CASE_ERROR: the case could not give a verdict). Everything else is a diagnostic: kept (up to a cap) for the report,
  * never fatal.
  */
 #include <ctype.h>
@@ -45,6 +46,7 @@ void tap_free(struct tap *t)
 	free(t->harness_timeout);
 	free(t->harness_crash);
 	free(t->pending_cause);
+	free(t->pending_error);
 	sb_free(&t->log);
 	for (size_t i = 0; i < TAP_TAIL; i++)
 		free(t->tail[i]);
@@ -208,6 +210,14 @@ static bool parse_result(struct tap *t, char *line)
 	}
 	free(t->harness_crash);
 	t->harness_crash = NULL;
+	if (t->pending_error && st == ST_FAIL) {
+		st = ST_ERROR;
+		free(c->reason);
+		c->reason = t->pending_error;
+		t->pending_error = NULL;
+	}
+	free(t->pending_error);
+	t->pending_error = NULL;
 	c->r.st = st;
 	c->cause = t->pending_cause;
 	t->pending_cause = NULL;
@@ -296,6 +306,10 @@ static void process_line(struct tap *t, char *line)
 		if (!strncmp(line, "# CAUSE ", 8) && line[8]) {
 			free(t->pending_cause);
 			t->pending_cause = xstrdup(line + 8);
+		}
+		if (!strncmp(line, "# ERROR ", 8) && line[8]) {
+			free(t->pending_error);
+			t->pending_error = xstrdup(line + 8);
 		}
 		if (n > tl && !strcmp(line + n - tl, timeout_tail)) {
 			free(t->harness_timeout);

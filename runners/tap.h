@@ -42,6 +42,7 @@ struct tap {
 	char *harness_crash;	/* "<case>: Test terminated unexpectedly by signal N" seen */
 	int crash_signal;
 	char *pending_cause;	/* a "# CAUSE" line waiting for its result line */
+	char *pending_error;	/* a "# ERROR" line: the case could not give a verdict */
 
 	struct sbuf log;
 	size_t log_max;

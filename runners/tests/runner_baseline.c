@@ -171,6 +171,30 @@ static const char blocked_baseline[] =
 	"inst/bp:global.counts PASS\ninst/bp:global.needs_config PASS\ninst/bp:global.lost PASS\n"
 	"inst/bp:global.fires PASS\ninst/bp:global.fine PASS\n";
 
+/* A failed case that said "# ERROR <why>" gave no verdict: ERROR, a fault of the suite. */
+static const char error_script[] =
+	"echo 'TAP version 13'\necho '1..2'\n"
+	"echo '# ERROR identity: uid 0, expected 65534'\n"
+	"echo 'not ok 1 global.cell'\n"
+	"echo '# ERROR ignored: the case passed'\n"
+	"echo 'ok 2 global.fine'\nexit 1\n";
+
+TEST_F(base, an_error_line_makes_a_failed_case_error)
+{
+	char *res;
+
+	fk_script(&self->t, "priv/cell", error_script);
+	fk_write(self->exact, "priv/cell:global.cell PASS\npriv/cell:global.fine PASS\n", 0644);
+	fk_run(&self->t, &self->r, "-t", "priv", "--gate", "suite");
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	res = fk_read(fk_path(&self->t, "results/results.txt"));
+	ASSERT_TRUE(res != NULL);
+	EXPECT_TRUE(fk_has_line(res, "priv/cell:global.cell ERROR")) TH_LOG("%s", res);
+	EXPECT_TRUE(fk_has_line(res, "priv/cell:global.fine PASS")) TH_LOG("%s", res);
+	EXPECT_TRUE(strstr(self->r.out, "identity: uid 0, expected 65534") != NULL) SHOW(&self->r);
+	free(res);
+}
+
 TEST_F(base, blocked_is_a_warning_and_a_cause_is_named_once)
 {
 	char *res, last[256];
