@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cells of the privilege matrix: one fixture per identity
+ * (host/privilege.h), one variant per perf_event_paranoid level, so that
+ * a case id names its cell: perfmon.paranoid_2.with_kernel.
+ *
+ * The fixture's setup sets the level (pc_sysctl_set, restored by the
+ * parent's teardown, by the runner at the end, and after a SIGKILL at its
+ * next start); a level the kernel refuses (3, upstream-only builds may)
+ * is a SKIP. The case then becomes the identity, verified (an identity
+ * that is not what it claims is an ERROR), and runs the operation:
+ *
+ *	CELL_CASE(with_kernel)
+ *	{
+ *		...
+ *		if (CELL_ALLOWS(PC_GATE_KERNEL, err))
+ *			EXPECT_EQ(N, count);	(allowed: the event works)
+ *	}
+ *
+ * A binary that includes this is exclusive: it changes a global sysctl.
+ */
+#include <limits.h>
+
+#include "perfconf.h"
+#include "host/paranoid.h"
+#include "host/sysctl.h"
+
+PERFCONF_META("exclusive");
+
+struct cell {
+	const struct pc_identity *id;
+	int level;
+};
+
+/* One variant per level. */
+#define CELL_LEVELS(fixture) \
+	FIXTURE_VARIANT(fixture) { int level; }; \
+	FIXTURE_VARIANT_ADD(fixture, paranoid_m1) { .level = -1 }; \
+	FIXTURE_VARIANT_ADD(fixture, paranoid_0) { .level = 0 }; \
+	FIXTURE_VARIANT_ADD(fixture, paranoid_1) { .level = 1 }; \
+	FIXTURE_VARIANT_ADD(fixture, paranoid_2) { .level = 2 }; \
+	FIXTURE_VARIANT_ADD(fixture, paranoid_3) { .level = 3 }
+
+static void cell_set_level(struct __test_metadata *_metadata, int level)
+{
+	long now = LONG_MIN;
+	int err = pc_sysctl_set(PC_PARANOID_SYSCTL, level);
+
+	if (err == -EINVAL)
+		SKIP(return, "this kernel refuses perf_event_paranoid %d", level);
+	if (err)
+		BLOCKED("cannot set perf_event_paranoid to %d (%s)", level, pc_errno_name(-err));
+	ASSERT_EQ(0, pc_sysctl_get(PC_PARANOID_SYSCTL, &now));
+	ASSERT_EQ(level, now);
+}
+
+#define CELL_FIXTURE(identity) \
+	FIXTURE(identity) {}; \
+	CELL_LEVELS(identity); \
+	FIXTURE_SETUP(identity) { cell_set_level(_metadata, variant->level); } \
+	FIXTURE_TEARDOWN_PARENT(identity) { pc_sysctl_restore(PC_PARANOID_SYSCTL); }
+
+CELL_FIXTURE(root);
+CELL_FIXTURE(unprivileged);
+CELL_FIXTURE(perfmon);
+CELL_FIXTURE(sys_admin);
+CELL_FIXTURE(sys_ptrace);
+CELL_FIXTURE(ipc_lock);
+CELL_FIXTURE(bpf);
+CELL_FIXTURE(bpf_perfmon);
+CELL_FIXTURE(syslog);
+
+/* The case of one cell: become its identity, verified, then the operation. */
+#define CELL_CASE_OF(identity, op) \
+	TEST_F(identity, op) \
+	{ \
+		struct cell c_ = { pc_identity(#identity), variant->level }; \
+		BECOME_IDENTITY(c_.id); \
+		op##_cell(_metadata, &c_); \
+	}
+
+/* An operation, in every cell. */
+#define CELL_CASE(op) \
+	static void op##_cell(struct __test_metadata *_metadata, const struct cell *cell); \
+	CELL_CASE_OF(root, op) \
+	CELL_CASE_OF(unprivileged, op) \
+	CELL_CASE_OF(perfmon, op) \
+	CELL_CASE_OF(sys_admin, op) \
+	CELL_CASE_OF(sys_ptrace, op) \
+	CELL_CASE_OF(ipc_lock, op) \
+	CELL_CASE_OF(bpf, op) \
+	CELL_CASE_OF(bpf_perfmon, op) \
+	CELL_CASE_OF(syslog, op) \
+	static void op##_cell(struct __test_metadata *_metadata, const struct cell *cell)
+
+/*
+ * Whether the operation's outcome err (0 or an errno) is what the rule of
+ * gate says for this cell, observed as "errno" (kernels differ at level 3).
+ * True when it was allowed and done: the caller then checks that it works.
+ */
+static bool cell_allows(struct __test_metadata *_metadata, const struct cell *cell, enum pc_gate gate,
+			int err)
+{
+	int kver = pc_kernel()->kver;
+	int want = pc_paranoid_errno(gate, cell->level, cell->id, kver);
+
+	pc_observe("errno", "%s", err ? pc_errno_name(err) : "OK");
+	EXPECT_TRUE(pc_paranoid_errno_ok(gate, cell->level, cell->id, kver, err))
+		TH_LOG("%s at perf_event_paranoid %d, %s (%s): expected %s, got %s", cell->id->name,
+		       cell->level, pc_gate_rules[gate].name, pc_gate_rules[gate].check,
+		       want ? pc_errno_name(want) : "success", err ? pc_errno_name(err) : "success");
+	return err == 0;
+}
+#define CELL_ALLOWS(gate, err) cell_allows(_metadata, cell, gate, err)

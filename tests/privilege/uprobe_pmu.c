@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The uprobe PMU creates a probe in the kernel for its event, so its
+ * event_init asks for privilege at every level: CAP_SYS_ADMIN, and
+ * perfmon_capable() from 5.8 until a 2025 fix made it CAP_SYS_ADMIN again
+ * (host/paranoid.h; the errno is pinned per kernel). EACCES otherwise.
+ * The request is the same in every cell: a
+ * user-space-only uprobe on a noinline function of this program, which,
+ * where allowed, counts each call exactly.
+ */
+#include "cells.h"
+#include "work/measure.h"
+
+#define CALLS 50
+
+CELL_CASE(probe_own_function)
+{
+	struct perfconf_attr attr;
+	uint64_t count = UINT64_MAX;
+
+	UPROBE_ATTR(&attr, pc_work_target);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	int err = pc_count_work(&attr, pc_calls_work, PC_N(CALLS), &count);
+	if (CELL_ALLOWS(PC_GATE_UPROBE, -err))
+		EXPECT_EQ(CALLS, count);
+}
+
+TEST_HARNESS_MAIN
