@@ -22,6 +22,7 @@
 #include "host/kernel.h"
 #include "host/observe.h"
 #include "event/pmu.h"
+#include "host/paranoid.h"
 #include "host/privilege.h"
 #include "ring/record.h"
 #include "ring/ring.h"

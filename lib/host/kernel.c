@@ -103,15 +103,6 @@ int pc_kernel_read_long(const char *path, long *value)
 	return ok ? 0 : -EINVAL;
 }
 
-int pc_paranoid(void)
-{
-	long v;
-
-	if (pc_kernel_read_long("/proc/sys/kernel/perf_event_paranoid", &v))
-		return INT_MIN;
-	return (int)v;
-}
-
 int pc_perf_sysctls(struct pc_perf_sysctls *out)
 {
 	static const struct {

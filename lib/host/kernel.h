@@ -29,7 +29,6 @@ bool pc_kernel_config_available(void);
  * 0, or -errno (-EINVAL when the file does not start with one).
  */
 int pc_kernel_read_long(const char *path, long *value);
-int pc_paranoid(void);			/* perf_event_paranoid; INT_MIN if unreadable */
 
 struct pc_perf_sysctls {
 	long paranoid;

@@ -5,6 +5,7 @@
 #include <linux/capability.h>
 
 #include "abi/abi.h"
+#include "host/kernel.h"
 #include "host/paranoid.h"
 
 /* kernel/events/core.c and include/linux/perf_event.h, 5.8 and later. */
@@ -44,4 +45,13 @@ bool pc_paranoid_errno_ok(enum pc_gate g, int level, const struct pc_identity *i
 	if (g == PC_GATE_UPROBE && err == 0 && pc_paranoid_perfmon_capable(id, kver))
 		return true;	/* before the fix */
 	return level >= 3 && !id->root && err == EACCES;
+}
+
+int pc_paranoid(void)
+{
+	long v;
+
+	if (pc_kernel_read_long("/proc/sys/kernel/perf_event_paranoid", &v))
+		return INT_MIN;
+	return (int)v;
 }

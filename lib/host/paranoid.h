@@ -24,6 +24,9 @@
 
 #define PC_PARANOID_SYSCTL "kernel/perf_event_paranoid"
 
+/* The level now; INT_MIN if unreadable. */
+int pc_paranoid(void);
+
 enum pc_gate {
 	PC_GATE_USER,		/* user-space events of one's own task */
 	PC_GATE_KERNEL,		/* kernel-space events: exclude_kernel = 0 (perf_allow_kernel) */
