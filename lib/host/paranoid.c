@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The rules of perf_event_paranoid (see paranoid.h). */
+/* The rules of perf_event_paranoid and perf's capabilities (see paranoid.h). */
 #include <errno.h>
 #include <limits.h>
 #include <linux/capability.h>
@@ -8,16 +8,6 @@
 #include "host/kernel.h"
 #include "host/paranoid.h"
 
-/* kernel/events/core.c and include/linux/perf_event.h, 5.8 and later. */
-const struct pc_gate_rule pc_gate_rules[] = {
-	[PC_GATE_USER] = { "user", "none below Debian's level 3", 2, EACCES },
-	[PC_GATE_KERNEL] = { "kernel", "perf_allow_kernel()", 1, EACCES },
-	[PC_GATE_CPU] = { "cpu", "perf_allow_cpu()", 0, EACCES },
-	[PC_GATE_RAW] = { "raw", "perf_allow_tracepoint()", -1, EACCES },
-	[PC_GATE_KPROBE] = { "kprobe", "perfmon_capable() in perf_kprobe_event_init()", INT_MIN, EACCES },
-	[PC_GATE_UPROBE] = { "uprobe", "capable(CAP_SYS_ADMIN) in perf_uprobe_event_init()", INT_MIN, EACCES },
-};
-
 bool pc_paranoid_perfmon_capable(const struct pc_identity *id, int kver)
 {
 	if (pc_identity_has(id, CAP_SYS_ADMIN))
@@ -25,26 +15,94 @@ bool pc_paranoid_perfmon_capable(const struct pc_identity *id, int kver)
 	return kver >= PC_KVER(5, 8) && pc_identity_has(id, CAP_PERFMON);
 }
 
-int pc_paranoid_errno(enum pc_gate g, int level, const struct pc_identity *id, int kver)
+static bool sys_admin(const struct pc_identity *id, int kver)
 {
-	const struct pc_gate_rule *r = &pc_gate_rules[g];
-
-	if (level > 2)
-		level = 2;
-	if (level <= r->open_to)
-		return 0;
-	if (g == PC_GATE_UPROBE ? pc_identity_has(id, CAP_SYS_ADMIN) : pc_paranoid_perfmon_capable(id, kver))
-		return 0;
-	return r->err;
+	(void)kver;
+	return pc_identity_has(id, CAP_SYS_ADMIN);
 }
 
-bool pc_paranoid_errno_ok(enum pc_gate g, int level, const struct pc_identity *id, int kver, int err)
+/*
+ * perf_check_permission() (5.13; open-coded from 5.8): perfmon_capable() or
+ * ptrace_may_access(PTRACE_MODE_READ_REALCREDS), whose answer for another
+ * uid or an undumpable task is CAP_SYS_PTRACE. Before 5.8 the ptrace rule
+ * alone.
+ */
+static bool ptrace_or_perfmon(const struct pc_identity *id, int kver)
 {
-	if (err == pc_paranoid_errno(g, level, id, kver))
+	return pc_identity_has(id, CAP_SYS_PTRACE) ||
+	       (kver >= PC_KVER(5, 8) && pc_paranoid_perfmon_capable(id, kver));
+}
+
+static bool ipc_lock(const struct pc_identity *id, int kver)
+{
+	(void)kver;
+	return pc_identity_has(id, CAP_IPC_LOCK);
+}
+
+/* bpf_prog_load(): bpf_capable() for any type but socket filters, perfmon_capable() for tracing ones. */
+static bool bpf_and_perfmon(const struct pc_identity *id, int kver)
+{
+	bool bpf_capable = pc_identity_has(id, CAP_SYS_ADMIN) ||
+			   (kver >= PC_KVER(5, 8) && pc_identity_has(id, CAP_BPF));
+
+	return bpf_capable && pc_paranoid_perfmon_capable(id, kver);
+}
+
+/* kernel/events/core.c, kernel/trace/trace_event_perf.c, kernel/events/hw_breakpoint.c, kernel/bpf/syscall.c. */
+const struct pc_gate_rule pc_gate_rules[PC_GATE_COUNT] = {
+	[PC_GATE_USER] = { "user", "none below Debian's level 3", 2, NULL, EACCES },
+	[PC_GATE_KERNEL] = { "kernel", "perf_allow_kernel()", 1, pc_paranoid_perfmon_capable, EACCES },
+	[PC_GATE_CPU] = { "cpu", "perf_allow_cpu()", 0, pc_paranoid_perfmon_capable, EACCES },
+	[PC_GATE_RAW] = { "raw", "perf_allow_tracepoint() in perf_trace_event_perm()", -1,
+			  pc_paranoid_perfmon_capable, EPERM },
+	[PC_GATE_KPROBE] = { "kprobe", "perfmon_capable() in perf_kprobe_event_init()", INT_MIN,
+			     pc_paranoid_perfmon_capable, EACCES },
+	[PC_GATE_UPROBE] = { "uprobe", "capable(CAP_SYS_ADMIN) in perf_uprobe_event_init()", INT_MIN,
+			     sys_admin, EACCES },
+	[PC_GATE_PTRACE] = { "ptrace", "perf_check_permission()", INT_MIN, ptrace_or_perfmon, EACCES },
+	[PC_GATE_KERNEL_BP] = { "kernel_bp", "capable(CAP_SYS_ADMIN) in hw_breakpoint_parse()", INT_MIN,
+				sys_admin, EPERM },
+	[PC_GATE_MLOCK] = { "mlock", "perf_is_paranoid() && !capable(CAP_IPC_LOCK) in perf_mmap()", -1,
+			    ipc_lock, EPERM },
+	[PC_GATE_BPF] = { "bpf", "bpf_capable() and perfmon_capable() in bpf_prog_load()", INT_MIN,
+			  bpf_and_perfmon, EPERM },
+	[PC_GATE_SAMPLE_RATE] = { "sample_rate", "sample_freq > perf_event_max_sample_rate", INT_MIN, NULL,
+				  EINVAL },
+	[PC_GATE_MAX_STACK] = { "max_stack", "sample_max_stack > perf_event_max_stack in get_callchain_buffers()",
+				INT_MIN, NULL, EOVERFLOW },
+};
+
+/* The first refusal; uprobe_perfmon: the uprobe PMU as it was before its 2025 fix. */
+static int first_refusal(const enum pc_gate *gates, size_t n, int level, const struct pc_identity *id,
+			 int kver, bool uprobe_perfmon)
+{
+	if (level > 2)
+		level = 2;
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_gate_rule *r = &pc_gate_rules[gates[i]];
+		bool (*exempt)(const struct pc_identity *, int) = r->exempt;
+
+		if (gates[i] == PC_GATE_UPROBE && uprobe_perfmon)
+			exempt = pc_paranoid_perfmon_capable;
+		if (level <= r->open_to || (exempt && exempt(id, kver)))
+			continue;
+		return r->err;
+	}
+	return 0;
+}
+
+int pc_paranoid_errno(const enum pc_gate *gates, size_t n, int level, const struct pc_identity *id, int kver)
+{
+	return first_refusal(gates, n, level, id, kver, false);
+}
+
+bool pc_paranoid_errno_ok(const enum pc_gate *gates, size_t n, int level, const struct pc_identity *id,
+			  int kver, int err)
+{
+	if (err == first_refusal(gates, n, level, id, kver, false) ||
+	    err == first_refusal(gates, n, level, id, kver, true))
 		return true;
-	if (g == PC_GATE_UPROBE && err == 0 && pc_paranoid_perfmon_capable(id, kver))
-		return true;	/* before the fix */
-	return level >= 3 && !id->root && err == EACCES;
+	return level >= 3 && !pc_identity_has(id, CAP_SYS_ADMIN) && err == EACCES;	/* Debian */
 }
 
 int pc_paranoid(void)

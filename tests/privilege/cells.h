@@ -13,9 +13,16 @@
  *	CELL_CASE(with_kernel)
  *	{
  *		...
- *		if (CELL_ALLOWS(PC_GATE_KERNEL, err))
+ *		if (CELL_ALLOWS(err, PC_GATE_KERNEL))
  *			EXPECT_EQ(N, count);	(allowed: the event works)
  *	}
+ *
+ * CELL_ALLOWS names the checks the request passes, in the kernel's order
+ * (host/paranoid.h); the first that refuses gives the errno.
+ *
+ * A binary that must look something up as root before the case gives up
+ * its privilege (a tracepoint id, a kernel symbol) defines
+ * CELL_PREPARE(_metadata) before including this; it may SKIP.
  *
  * A binary that includes this is exclusive: it changes a global sysctl.
  */
@@ -26,6 +33,10 @@
 #include "host/sysctl.h"
 
 PERFCONF_META("exclusive");
+
+#ifndef CELL_PREPARE
+#define CELL_PREPARE(_metadata) do { } while (0)
+#endif
 
 struct cell {
 	const struct pc_identity *id;
@@ -75,6 +86,9 @@ CELL_FIXTURE(syslog);
 	TEST_F(identity, op) \
 	{ \
 		struct cell c_ = { pc_identity(#identity), variant->level }; \
+		CELL_PREPARE(_metadata); \
+		if (_metadata->exit_code != KSFT_PASS) \
+			return; \
 		BECOME_IDENTITY(c_.id); \
 		op##_cell(_metadata, &c_); \
 	}
@@ -94,21 +108,28 @@ CELL_FIXTURE(syslog);
 	static void op##_cell(struct __test_metadata *_metadata, const struct cell *cell)
 
 /*
- * Whether the operation's outcome err (0 or an errno) is what the rule of
- * gate says for this cell, observed as "errno" (kernels differ at level 3).
- * True when it was allowed and done: the caller then checks that it works.
+ * Whether the operation's outcome err (0 or an errno) is what the rules say
+ * for this cell, for a request that passes the checks gates[0..n) in that
+ * order; observed as "errno" (kernels differ at level 3). True when it was
+ * allowed and done: the caller then checks that it works.
  */
-static bool cell_allows(struct __test_metadata *_metadata, const struct cell *cell, enum pc_gate gate,
-			int err)
+static bool cell_allows(struct __test_metadata *_metadata, const struct cell *cell, int err,
+			const enum pc_gate *gates, size_t n)
 {
 	int kver = pc_kernel()->kver;
-	int want = pc_paranoid_errno(gate, cell->level, cell->id, kver);
+	int want = pc_paranoid_errno(gates, n, cell->level, cell->id, kver);
+	char checks[256] = "";
 
 	pc_observe("errno", "%s", err ? pc_errno_name(err) : "OK");
-	EXPECT_TRUE(pc_paranoid_errno_ok(gate, cell->level, cell->id, kver, err))
-		TH_LOG("%s at perf_event_paranoid %d, %s (%s): expected %s, got %s", cell->id->name,
-		       cell->level, pc_gate_rules[gate].name, pc_gate_rules[gate].check,
-		       want ? pc_errno_name(want) : "success", err ? pc_errno_name(err) : "success");
+	for (size_t i = 0, at = 0; i < n && at < sizeof(checks); i++)
+		at += snprintf(checks + at, sizeof(checks) - at, "%s%s", i ? ", then " : "",
+			       pc_gate_rules[gates[i]].check);
+	EXPECT_TRUE(pc_paranoid_errno_ok(gates, n, cell->level, cell->id, kver, err))
+		TH_LOG("%s at perf_event_paranoid %d, checked by %s: expected %s, got %s", cell->id->name,
+		       cell->level, checks, want ? pc_errno_name(want) : "success",
+		       err ? pc_errno_name(err) : "success");
 	return err == 0;
 }
-#define CELL_ALLOWS(gate, err) cell_allows(_metadata, cell, gate, err)
+#define CELL_ALLOWS(err, ...) \
+	cell_allows(_metadata, cell, err, (const enum pc_gate[]){ __VA_ARGS__ }, \
+		    sizeof((const enum pc_gate[]){ __VA_ARGS__ }) / sizeof(enum pc_gate))

@@ -23,7 +23,7 @@ CELL_CASE(user_only_on_this_cpu)
 	attr.exclude_hv = 1;
 	pc_work_page_faults(1);
 	int fd = pc_open(&attr, -1, cpu, -1, 0);
-	if (!CELL_ALLOWS(PC_GATE_CPU, fd < 0 ? -fd : 0))
+	if (!CELL_ALLOWS(fd < 0 ? -fd : 0, PC_GATE_CPU))
 		return;
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_page_faults(N);

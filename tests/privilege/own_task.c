@@ -25,7 +25,7 @@ CELL_CASE(user_only)
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	int err = pc_count_work(&attr, pc_user_faults_work, PC_N(N), &count);
-	if (CELL_ALLOWS(PC_GATE_USER, -err))
+	if (CELL_ALLOWS(-err, PC_GATE_USER))
 		EXPECT_EQ(N, count);
 }
 
@@ -37,7 +37,7 @@ CELL_CASE(with_kernel)
 
 	attr.exclude_hv = 1;
 	int err = pc_count_work(&attr, pc_kernel_faults_work, PC_N(N), &count);
-	if (CELL_ALLOWS(PC_GATE_KERNEL, -err))
+	if (CELL_ALLOWS(-err, PC_GATE_KERNEL))
 		EXPECT_EQ(N, count);
 }
 

@@ -22,7 +22,7 @@ CELL_CASE(probe_own_function)
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	int err = pc_count_work(&attr, pc_calls_work, PC_N(CALLS), &count);
-	if (CELL_ALLOWS(PC_GATE_UPROBE, -err))
+	if (CELL_ALLOWS(-err, PC_GATE_UPROBE))
 		EXPECT_EQ(CALLS, count);
 }
 
