@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "abi/abi.h"
@@ -80,7 +81,7 @@ int pc_identity_become(const struct pc_identity *id)
 		err = -errno;
 		goto out;
 	}
-	if (cap_iab_set_proc(iab) || cap_set_proc(want))
+	if (cap_iab_set_proc(iab) || cap_set_proc(want) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		err = -errno;
 out:
 	cap_free(iab);
@@ -104,6 +105,11 @@ int pc_identity_verify(const struct pc_identity *id, char *why, size_t len)
 	if (getresuid(&r, &e, &s) || r != want_uid || e != want_uid || s != want_uid || (uid_t)fs != want_uid) {
 		snprintf(why, len, "%s: uids %u/%u/%u/%d (real/effective/saved/fs), expected %u", id->name,
 			 r, e, s, fs, want_uid);
+		err = -EPERM;
+		goto out;
+	}
+	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 1) {
+		snprintf(why, len, "%s: not dumpable", id->name);
 		err = -EPERM;
 		goto out;
 	}

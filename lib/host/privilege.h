@@ -49,8 +49,8 @@ bool pc_identity_has(const struct pc_identity *id, cap_value_t cap);
 int pc_identity_become(const struct pc_identity *id);
 /*
  * Whether this process is the identity: real, effective, saved and
- * filesystem uid; effective, permitted and inheritable sets (cap_compare
- * against the identity's); an empty ambient set. 0, or -EPERM with what
+ * filesystem uid; dumpable; effective, permitted and inheritable sets
+ * (cap_compare against the identity's); an empty ambient set. 0, or -EPERM with what
  * differs in why.
  */
 int pc_identity_verify(const struct pc_identity *id, char *why, size_t len);
