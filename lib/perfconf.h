@@ -139,6 +139,18 @@
 	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
 } while (0)
 
+/*
+ * After giving up root: BLOCKED when this identity cannot reach the file a
+ * uprobe attr names (the suite installed where uid 65534 cannot search),
+ * since the kernel's path lookup would refuse what the case asserts about.
+ */
+#define REQUIRE_UPROBE_PATH_VISIBLE(attr) do { \
+	const char *p_ = (const char *)(uintptr_t)(attr)->uprobe_path; \
+	if (access(p_, F_OK)) \
+		BLOCKED("uid %u cannot reach %s, the file to probe (%s)", (unsigned int)geteuid(), p_, \
+			pc_errno_name(errno)); \
+} while (0)
+
 /* Read every record of a capture, or fail the case with the reader's message. */
 #define ASSERT_CAPTURE_READ(cap) \
 	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", (cap)->error)

@@ -130,16 +130,36 @@ TEST(longer_than_path_max_is_e2big)
 	free(huge);
 }
 
-/* Without CAP_SYS_ADMIN no uprobe is created, even for one's own code in user mode. */
-TEST(unprivileged_is_eacces)
+/*
+ * Without CAP_SYS_ADMIN no uprobe is created, even for one's own code in
+ * user mode; the control is the same request by the same uid holding
+ * CAP_SYS_ADMIN, which counts each call. (tests/privilege/uprobe_pmu has
+ * every identity and level.)
+ */
+static void user_mode_uprobe_as(struct __test_metadata *_metadata, const char *identity, int want_errno)
 {
 	struct uprobe u;
 
 	UPROBE_ON_PROBE(&u);
-	BECOME_NOBODY();
+	BECOME_IDENTITY(pc_identity(identity));
 	u.attr.exclude_kernel = 1;
 	u.attr.exclude_hv = 1;
-	EXPECT_ERRNO(EACCES, pc_open_errno(&u.attr, 0, -1, -1, 0));
+	REQUIRE_UPROBE_PATH_VISIBLE(&u.attr);
+	if (want_errno) {
+		EXPECT_ERRNO(want_errno, pc_open_errno(&u.attr, 0, -1, -1, 0));
+	} else {
+		EXPECT_EQ(N, calls_counted(&u.attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
+	}
+}
+
+TEST(unprivileged_is_eacces)
+{
+	user_mode_uprobe_as(_metadata, "unprivileged", EACCES);
+}
+
+TEST(sys_admin_counts_each_call)
+{
+	user_mode_uprobe_as(_metadata, "sys_admin", 0);
 }
 
 TEST_HARNESS_MAIN

@@ -21,6 +21,7 @@ CELL_CASE(probe_own_function)
 	UPROBE_ATTR(&attr, pc_work_target);
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
+	REQUIRE_UPROBE_PATH_VISIBLE(&attr);
 	int err = pc_count_work(&attr, pc_calls_work, PC_N(CALLS), &count);
 	if (CELL_ALLOWS(-err, PC_GATE_UPROBE))
 		EXPECT_EQ(CALLS, count);
