@@ -10,6 +10,7 @@
 #ifndef PERFCONF_RUNNER_TESTS_FAKE_H
 #define PERFCONF_RUNNER_TESTS_FAKE_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -360,6 +361,110 @@ static inline bool fk_pid_alive(pid_t pid)
 	alive = !strstr(stat, ") Z ");	/* a zombie is gone for our purposes */
 	free(stat);
 	return alive;
+}
+
+/* Copy a file (a real test binary) to rel under the tree root, executable. 0 or -errno. */
+static inline int fk_copy(struct tree *t, const char *from, const char *rel)
+{
+	char to[PATH_MAX * 2], buf[65536], *slash;
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	snprintf(to, sizeof(to), "%s/%s", t->root, rel);
+	slash = strrchr(to, '/');
+	*slash = 0;
+	fk_mkdirs(to);
+	*slash = '/';
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			err = -EIO;
+			break;
+		}
+	if (n < 0)
+		err = -errno;
+	close(in);
+	close(out);
+	return err;
+}
+
+/* Whether pid's environment holds the entry want ("NAME=value"). */
+static inline bool fk_env_has(pid_t pid, const char *want)
+{
+	char path[64], chunk[4096], *env = NULL;
+	size_t len = 0, n;
+	bool has = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		env = realloc(env, len + n + 1);
+		memcpy(env + len, chunk, n);
+		len += n;
+	}
+	fclose(f);
+	for (char *p = env; env && p < env + len && !has; p += strlen(p) + 1)
+		has = !strcmp(p, want);
+	free(env);
+	return has;
+}
+
+/* Whether pid is stopped (state T). */
+static inline bool fk_pid_stopped(pid_t pid)
+{
+	char path[64], *stat;
+	bool stopped;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	stat = fk_read(path);
+	stopped = stat && strstr(stat, ") T ");
+	free(stat);
+	return stopped;
+}
+
+/*
+ * Send sig to a runner and to every process its run started (they carry
+ * PERFCONF_RUNNER_PID=<runner> in their environment). SIGSTOP scans again
+ * until every one is stopped, so that the whole run stands still, forks
+ * included. Returns how many processes were signalled.
+ */
+static inline int fk_signal_run(pid_t runner, int sig)
+{
+	char want[64];
+	int total = 0, found;
+
+	snprintf(want, sizeof(want), "PERFCONF_RUNNER_PID=%d", (int)runner);
+	kill(runner, sig);
+	do {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		found = 0;
+		while (d && (e = readdir(d))) {
+			pid_t pid = atoi(e->d_name);
+
+			if (pid <= 0 || pid == getpid() || !fk_env_has(pid, want))
+				continue;
+			if (sig == SIGSTOP && fk_pid_stopped(pid))
+				continue;
+			kill(pid, sig);
+			found++;
+		}
+		if (d)
+			closedir(d);
+		total += found;
+	} while (sig == SIGSTOP && found);
+	return total;
 }
 
 /* "perfconf info" field (release, arch, kernel, profile, record target). */

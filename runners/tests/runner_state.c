@@ -212,6 +212,45 @@ TEST_F_TIMEOUT(state, sigkill_then_restart_restores_paranoid, 60)
 	EXPECT_LT(fk_now() - start, 30);
 }
 
+/*
+ * The same with a real privilege binary: the whole run (runner, binary,
+ * the case that became another identity) is stopped at a moment when a
+ * cell has perf_event_paranoid lowered, then SIGKILLed. Nothing puts it
+ * back until the next start, which does.
+ */
+TEST_F_TIMEOUT(state, sigkill_during_a_privilege_cell_then_restart_restores, 90)
+{
+	char real[PATH_MAX + 64];
+	bool lowered = false;
+	pid_t runner;
+	double start = fk_now();
+
+	snprintf(real, sizeof(real), "%s/tests/privilege/own_task", fk_build());
+	ASSERT_EQ(0, fk_copy(&self->t, real, "tests/privilege/own_task")) TH_LOG("%s", real);
+	fk_pass(&self->t, "a/pass", 1);
+	runner = fk_start_v(&self->t, NULL, (char *[]){ "-j", "2", "-t", "privilege", NULL });
+	while (!lowered && fk_now() - start < 30) {
+		fk_signal_run(runner, SIGSTOP);
+		lowered = paranoid() < self->paranoid;
+		if (!lowered) {
+			fk_signal_run(runner, SIGCONT);
+			usleep(2000);
+		}
+	}
+	fk_signal_run(runner, SIGKILL);
+	waitpid(runner, NULL, 0);
+	ASSERT_TRUE(lowered) TH_LOG("no cell lowered perf_event_paranoid (%ld) within 30 s", self->paranoid);
+	usleep(100000);
+	EXPECT_GT(self->paranoid, paranoid());
+	EXPECT_EQ(0, access(pc_sysctl_state_path(), F_OK));
+
+	fk_run(&self->t, &self->r, "-t", "a");
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# restored 1 sysctl an earlier run left changed")) SHOW(&self->r);
+	EXPECT_EQ(self->paranoid, paranoid());
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+}
+
 TEST_F_TIMEOUT(state, sigterm_kills_and_restores, 60)
 {
 	char *pid, last[256];
