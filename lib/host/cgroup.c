@@ -108,3 +108,38 @@ int pc_cgroup_remove(const char *path)
 		return -errno;
 	return 0;
 }
+
+/* The path of a /proc/self/cgroup line "<id>:<controllers>:<path>" if it is the hierarchy's, else NULL. */
+static const char *own_path(const struct pc_cgroup_mount *m, char *line)
+{
+	char *controllers = strchr(line, ':'), *path;
+
+	if (!controllers || !(path = strchr(++controllers, ':')))
+		return NULL;
+	*path++ = '\0';
+	path[strcspn(path, "\n")] = '\0';
+	if (m->v2)
+		return !strncmp(line, "0:", 2) && !*controllers ? path : NULL;
+	return has_option(controllers, "perf_event") ? path : NULL;
+}
+
+int pc_cgroup_self(const struct pc_cgroup_mount *m, char *path, size_t len)
+{
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	char line[PATH_MAX + 256];
+	const char *own = NULL;
+	size_t root_len = strcmp(m->root, "/") ? strlen(m->root) : 0;
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (!own && fgets(line, sizeof(line), f))
+		own = own_path(m, line);
+	/* The mount shows the hierarchy from its root down: the cgroup must lie below it. */
+	if (own && !strncmp(own, m->root, root_len) && (own[root_len] == '/' || !own[root_len])) {
+		snprintf(path, len, "%s%s", m->dir, own + root_len);
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}

@@ -45,4 +45,13 @@ void pc_cgroup_kernel_path(const struct pc_cgroup_mount *m, const char *rel, cha
 /* rmdir, ignoring a path that is already gone. 0 or -errno. */
 int pc_cgroup_remove(const char *path);
 
+/*
+ * This process's own cgroup in that hierarchy (/proc/self/cgroup: the
+ * "0::" line on cgroup2, the line that lists perf_event on v1), as a
+ * directory under the mount; writes it into path[]. 0, or -errno: -ENOENT
+ * when the process is listed in no such cgroup, or in one outside the
+ * mount's root (not reachable through it).
+ */
+int pc_cgroup_self(const struct pc_cgroup_mount *m, char *path, size_t len);
+
 #endif

@@ -10,21 +10,24 @@
 #include "abi/abi.h"
 #include "host/privilege.h"
 
+#define NOBODY .uid = PC_NOBODY
 #define CAPS(...) .caps = { __VA_ARGS__ }, .ncaps = sizeof((cap_value_t[]){ __VA_ARGS__ }) / sizeof(cap_value_t)
 
 /* CAP_PERFMON and CAP_BPF came in 5.8; before, CAP_SYS_ADMIN stood for both. */
 const struct pc_identity pc_identities[] = {
 	{ .name = "root", .root = true },
-	{ .name = "unprivileged" },
-	{ .name = "perfmon", CAPS(CAP_PERFMON), .since = PC_KVER(5, 8) },
-	{ .name = "sys_admin", CAPS(CAP_SYS_ADMIN) },
-	{ .name = "sys_ptrace", CAPS(CAP_SYS_PTRACE) },
-	{ .name = "ipc_lock", CAPS(CAP_IPC_LOCK) },
-	{ .name = "bpf", CAPS(CAP_BPF), .since = PC_KVER(5, 8) },
-	{ .name = "bpf_perfmon", CAPS(CAP_BPF, CAP_PERFMON), .since = PC_KVER(5, 8) },
-	{ .name = "syslog", CAPS(CAP_SYSLOG) },
+	{ .name = "unprivileged", NOBODY },
+	{ .name = "perfmon", NOBODY, CAPS(CAP_PERFMON), .since = PC_KVER(5, 8) },
+	{ .name = "sys_admin", NOBODY, CAPS(CAP_SYS_ADMIN) },
+	{ .name = "sys_ptrace", NOBODY, CAPS(CAP_SYS_PTRACE) },
+	{ .name = "ipc_lock", NOBODY, CAPS(CAP_IPC_LOCK) },
+	{ .name = "bpf", NOBODY, CAPS(CAP_BPF), .since = PC_KVER(5, 8) },
+	{ .name = "bpf_perfmon", NOBODY, CAPS(CAP_BPF, CAP_PERFMON), .since = PC_KVER(5, 8) },
+	{ .name = "syslog", NOBODY, CAPS(CAP_SYSLOG) },
 };
 const size_t pc_identities_count = sizeof(pc_identities) / sizeof(pc_identities[0]);
+
+const struct pc_identity pc_stranger = { .name = "stranger", .uid = PC_STRANGER };
 
 const struct pc_identity *pc_identity(const char *name)
 {
@@ -77,7 +80,7 @@ int pc_identity_become(const struct pc_identity *id)
 		err = -ENOMEM;
 		goto out;
 	}
-	if (!id->root && (cap_setgroups(PC_NOBODY, 0, NULL) || cap_setuid(PC_NOBODY))) {
+	if (!id->root && (cap_setgroups(id->uid, 0, NULL) || cap_setuid(id->uid))) {
 		err = -errno;
 		goto out;
 	}
@@ -91,7 +94,7 @@ out:
 
 int pc_identity_verify(const struct pc_identity *id, char *why, size_t len)
 {
-	uid_t want_uid = id->root ? 0 : PC_NOBODY, r, e, s;
+	uid_t want_uid = id->root ? 0 : id->uid, r, e, s;
 	int fs = setfsuid(-1);
 	cap_t have = cap_get_proc(), want = expected_caps(id);
 	cap_iab_t iab = cap_iab_get_proc();

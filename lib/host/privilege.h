@@ -14,6 +14,10 @@
  * nothing ambient. Root keeps uid 0 and every capability its bounding set
  * allows (a container or VM may have dropped some: CAP_SYS_RESOURCE on
  * some of our machines), with the inheritable and ambient sets emptied.
+ *
+ * pc_stranger is another user, uid/gid 65533 and no capabilities: the owner
+ * of a task that belongs to none of the identities (ptrace's "another
+ * user"). It is no cell of the matrix, so it is not in pc_identities[].
  */
 #ifndef PERFCONF_PRIVILEGE_H
 #define PERFCONF_PRIVILEGE_H
@@ -24,11 +28,13 @@
 #include <sys/types.h>
 
 #define PC_NOBODY 65534
+#define PC_STRANGER 65533
 
 struct pc_identity {
 	const char *name;	/* a word of the case ids: "root", "perfmon", "bpf_perfmon" */
 	bool root;		/* uid 0 with every capability of the bounding set */
-	cap_value_t caps[2];	/* otherwise uid 65534 with exactly these */
+	uid_t uid;		/* otherwise this uid and gid (PC_NOBODY, or PC_STRANGER) */
+	cap_value_t caps[2];	/* with exactly these capabilities */
 	unsigned int ncaps;
 	int since;		/* PC_KVER of the first kernel that knows them (0: any) */
 };
@@ -36,7 +42,9 @@ struct pc_identity {
 /* root, unprivileged, perfmon, sys_admin, sys_ptrace, ipc_lock, bpf, bpf_perfmon, syslog. */
 extern const struct pc_identity pc_identities[];
 extern const size_t pc_identities_count;
-/* The identity of that name, or NULL. */
+/* Another user, with no capabilities; not found by pc_identity(). */
+extern const struct pc_identity pc_stranger;
+/* The identity of that name in pc_identities[], or NULL. */
 const struct pc_identity *pc_identity(const char *name);
 /* Whether the identity holds cap (root: whether the bounding set has it). */
 bool pc_identity_has(const struct pc_identity *id, cap_value_t cap);

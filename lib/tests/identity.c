@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * host/privilege.h: each identity, once become, verifies as itself and as
- * no other; a wrong uid or an extra capability is named in the reason.
+ * no other (nor as the stranger, another user); a wrong uid or an extra
+ * capability is named in the reason.
  * Needs root (every case runs in its own child, so each may drop it).
  */
 #include "perfconf.h"
@@ -50,6 +51,8 @@ TEST_F(identity, verifies_as_itself_and_no_other)
 			EXPECT_EQ(-EPERM, err) TH_LOG("%s verified as %s", id->name, other->name);
 		}
 	}
+	EXPECT_EQ(-EPERM, pc_identity_verify(&pc_stranger, why, sizeof(why)))
+		TH_LOG("%s verified as the stranger", id->name);
 }
 
 TEST(the_table_names_each_identity_once)
@@ -71,6 +74,26 @@ TEST(an_extra_capability_is_named)
 	ASSERT_EQ(-EPERM, pc_identity_verify(pc_identity("unprivileged"), why, sizeof(why)));
 	EXPECT_NE(NULL, strstr(why, "effective")) TH_LOG("%s", why);
 	EXPECT_NE(NULL, strstr(why, "cap_perfmon")) TH_LOG("%s", why);
+}
+
+/*
+ * The stranger is another user, outside the table: it verifies as itself and
+ * as no identity of the matrix, and the uid that differs is named.
+ */
+TEST(the_stranger_is_another_user)
+{
+	char why[256];
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	EXPECT_EQ(NULL, pc_identity(pc_stranger.name));
+	BECOME_IDENTITY(&pc_stranger);
+	for (size_t i = 0; i < pc_identities_count; i++) {
+		EXPECT_EQ(-EPERM, pc_identity_verify(&pc_identities[i], why, sizeof(why)))
+			TH_LOG("the stranger verified as %s", pc_identities[i].name);
+	}
+	ASSERT_EQ(-EPERM, pc_identity_verify(pc_identity("unprivileged"), why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "65533")) TH_LOG("%s", why);
 }
 
 TEST_HARNESS_MAIN

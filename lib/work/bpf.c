@@ -73,7 +73,8 @@ static int read_info(struct pc_bpf_prog *p)
 	return 0;
 }
 
-static int load(struct pc_bpf_prog *p, const char *name, const struct bpf_insn *insns, size_t n)
+static int load(struct pc_bpf_prog *p, enum bpf_prog_type type, const char *name,
+		const struct bpf_insn *insns, size_t n)
 {
 	union bpf_attr attr;
 
@@ -81,7 +82,7 @@ static int load(struct pc_bpf_prog *p, const char *name, const struct bpf_insn *
 	p->fd = -1;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.prog_type = type;
 	attr.insns = (uint64_t)(uintptr_t)insns;
 	attr.insn_cnt = (uint32_t)n;
 	attr.license = (uint64_t)(uintptr_t)"GPL";
@@ -96,11 +97,17 @@ static int load(struct pc_bpf_prog *p, const char *name, const struct bpf_insn *
 	return err;
 }
 
+/* "r0 = 0; exit" */
+static const struct bpf_insn trivial[] = { MOV64_IMM(BPF_REG_0, 0), EXIT() };
+
 int pc_bpf_load_trivial(struct pc_bpf_prog *p, const char *name)
 {
-	const struct bpf_insn insns[] = { MOV64_IMM(BPF_REG_0, 0), EXIT() };
+	return load(p, BPF_PROG_TYPE_SOCKET_FILTER, name, trivial, sizeof(trivial) / sizeof(trivial[0]));
+}
 
-	return load(p, name, insns, sizeof(insns) / sizeof(insns[0]));
+int pc_bpf_load_trivial_tracepoint(struct pc_bpf_prog *p, const char *name)
+{
+	return load(p, BPF_PROG_TYPE_TRACEPOINT, name, trivial, sizeof(trivial) / sizeof(trivial[0]));
 }
 
 int pc_bpf_load_tail_caller(struct pc_bpf_prog *p, const char *name, int map_fd)
@@ -114,7 +121,7 @@ int pc_bpf_load_tail_caller(struct pc_bpf_prog *p, const char *name, int map_fd)
 		EXIT(),
 	};
 
-	return load(p, name, insns, sizeof(insns) / sizeof(insns[0]));
+	return load(p, BPF_PROG_TYPE_SOCKET_FILTER, name, insns, sizeof(insns) / sizeof(insns[0]));
 }
 
 int pc_bpf_prog_array(void)

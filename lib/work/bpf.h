@@ -3,7 +3,8 @@
  * A tiny BPF program loader on the raw bpf(2) syscall (no libbpf): enough
  * to make the kernel register and unregister a JITed BPF program, whose
  * KSYMBOL, BPF_EVENT and TEXT_POKE records a test then checks against what
- * BPF_OBJ_GET_INFO_BY_FD says about the program.
+ * BPF_OBJ_GET_INFO_BY_FD says about the program, or that a test attaches
+ * to a tracepoint event.
  *
  *	struct pc_bpf_prog prog;
  *	int err = pc_bpf_load_trivial(&prog, "perfconf");
@@ -36,6 +37,15 @@ struct pc_bpf_prog {
  * this user may not load programs, -ENOSYS without the syscall.
  */
 int pc_bpf_load_trivial(struct pc_bpf_prog *p, const char *name);
+/*
+ * The same program as a tracepoint program (BPF_PROG_TYPE_TRACEPOINT), to
+ * attach to a tracepoint event with PERF_EVENT_IOC_SET_BPF: it returns 0
+ * for every hit, which tells the kernel to drop the event. 0, or -errno:
+ * -EPERM when this user may not load tracing programs (bpf_capable() and
+ * perfmon_capable()), -EINVAL where the kernel has no tracepoint programs
+ * (CONFIG_BPF_EVENTS).
+ */
+int pc_bpf_load_trivial_tracepoint(struct pc_bpf_prog *p, const char *name);
 /*
  * A socket filter that tail-calls slot 0 of the prog array map_fd with a
  * constant key (a direct tail call that the x86 JIT patches in place when

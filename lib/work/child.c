@@ -9,13 +9,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "host/privilege.h"
 #include "work/child.h"
 #include "work/workload.h"
 
-/* One cue: what to do, and the work string. */
+/* One cue: what to do, and the work string or what to become. */
 struct cue {
-	char op;		/* 'n'othing, 'd'o and answer, 'c'ue only, 'e'xec, 'q'uit */
+	char op;		/* 'n'othing, 'd'o, 'b'ecome, 'u' set dumpable: each answered; 'c'ue only,
+				   'e'xec, 'q'uit */
 	char work[63];
+	const struct pc_identity *id;	/* 'b': the child is a fork, so the test's pointer is its own */
+	int dumpable;			/* 'u' */
 };
 
 /* send(2) without SIGPIPE: a child that died makes the step fail, not the test. */
@@ -39,15 +43,48 @@ static int recv_all(int fd, void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
-/* Prepare, tell the test how that went, then follow its cues. */
-static __attribute__((noreturn)) void child_main(int sock, unsigned long unshare_flags)
+/* Whatever happens to the test, the child does not outlive it. 0 or -errno. */
+static int die_with(pid_t parent)
 {
-	int setup = 0;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0))
+		return -errno;
+	if (getppid() != parent)
+		_exit(1);	/* the test was gone before the signal was set */
+	return 0;
+}
+
+static int become(const struct pc_identity *id, pid_t parent)
+{
+	char why[256];
+	int err = pc_identity_become(id);
+
+	if (!err)
+		err = pc_identity_verify(id, why, sizeof(why));
+	int again = die_with(parent);	/* a change of credentials cleared it */
+	return err ? err : again;
+}
+
+/* What the child does for a cue it answers, and its answer. */
+static int answer(const struct cue *c, pid_t parent)
+{
+	switch (c->op) {
+	case 'd':
+		return pc_work_do(c->work);
+	case 'b':
+		return become(c->id, parent);
+	case 'u':
+		return prctl(PR_SET_DUMPABLE, c->dumpable, 0, 0, 0) ? -errno : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Prepare, tell the test how that went, then follow its cues. */
+static __attribute__((noreturn)) void child_main(int sock, unsigned long unshare_flags, pid_t parent)
+{
+	int setup = die_with(parent);
 	struct cue c;
 
-	/* Whatever happens to the test, the child does not outlive it. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0))
-		setup = -errno;
 	if (!setup && unshare_flags && unshare((int)unshare_flags))
 		setup = -errno;
 	if (send_all(sock, &setup, sizeof(setup)) || setup)
@@ -55,8 +92,8 @@ static __attribute__((noreturn)) void child_main(int sock, unsigned long unshare
 	/* EOF (the test is gone) or a short read ends the child. */
 	while (recv_all(sock, &c, sizeof(c)) == 0) {
 		c.work[sizeof(c.work) - 1] = '\0';
-		if (c.op == 'n' || c.op == 'd') {
-			int result = c.op == 'd' ? pc_work_do(c.work) : 0;
+		if (c.op && strchr("ndbu", c.op)) {
+			int result = answer(&c, parent);
 
 			if (send_all(sock, &result, sizeof(result)))
 				break;
@@ -91,6 +128,7 @@ static int reap(struct pc_child *c)
 int pc_child_start(struct pc_child *c, unsigned long unshare_flags)
 {
 	int sv[2], setup;
+	pid_t parent = getpid();
 
 	c->pid = 0;
 	c->sock = -1;
@@ -107,7 +145,7 @@ int pc_child_start(struct pc_child *c, unsigned long unshare_flags)
 	}
 	if (pid == 0) {
 		close(sv[0]);
-		child_main(sv[1], unshare_flags);
+		child_main(sv[1], unshare_flags, parent);
 	}
 	close(sv[1]);
 	c->pid = pid;
@@ -126,22 +164,36 @@ int pc_child_start(struct pc_child *c, unsigned long unshare_flags)
 	return err;
 }
 
-static int send_cue(struct pc_child *c, char op, const char *work)
+/* A cue of op with that work (NULL: none): 0, or -EINVAL when the work does not fit. */
+static int cue_of(struct cue *cue, char op, const char *work)
 {
-	struct cue cue = { .op = op };
-
-	if (!c->pid)
-		return -ECHILD;
-	if (work && strlen(work) >= sizeof(cue.work))
+	*cue = (struct cue){ .op = op };
+	if (work && strlen(work) >= sizeof(cue->work))
 		return -EINVAL;
 	if (work)
-		strcpy(cue.work, work);
-	return send_all(c->sock, &cue, sizeof(cue)) ? -EPIPE : 0;
+		strcpy(cue->work, work);
+	return 0;
 }
 
-int pc_child_do(struct pc_child *c, const char *work)
+static int send_cue(struct pc_child *c, const struct cue *cue)
 {
-	int result, err = send_cue(c, work ? 'd' : 'n', work);
+	if (!c->pid)
+		return -ECHILD;
+	return send_all(c->sock, cue, sizeof(*cue)) ? -EPIPE : 0;
+}
+
+static int send_work(struct pc_child *c, char op, const char *work)
+{
+	struct cue cue;
+	int err = cue_of(&cue, op, work);
+
+	return err ? err : send_cue(c, &cue);
+}
+
+/* A cue the child answers: its result. */
+static int ask(struct pc_child *c, const struct cue *cue)
+{
+	int result, err = send_cue(c, cue);
 
 	if (err)
 		return err;
@@ -150,14 +202,32 @@ int pc_child_do(struct pc_child *c, const char *work)
 	return result;
 }
 
+int pc_child_do(struct pc_child *c, const char *work)
+{
+	struct cue cue;
+	int err = cue_of(&cue, work ? 'd' : 'n', work);
+
+	return err ? err : ask(c, &cue);
+}
+
+int pc_child_become(struct pc_child *c, const struct pc_identity *id)
+{
+	return ask(c, &(struct cue){ .op = 'b', .id = id });
+}
+
+int pc_child_set_dumpable(struct pc_child *c, int dumpable)
+{
+	return ask(c, &(struct cue){ .op = 'u', .dumpable = dumpable });
+}
+
 int pc_child_cue(struct pc_child *c, const char *work)
 {
-	return send_cue(c, 'c', work);
+	return send_work(c, 'c', work);
 }
 
 int pc_child_exec(struct pc_child *c, const char *work)
 {
-	int err = send_cue(c, 'e', work);
+	int err = send_work(c, 'e', work);
 
 	if (err)
 		return err;
@@ -167,7 +237,7 @@ int pc_child_exec(struct pc_child *c, const char *work)
 int pc_child_finish(struct pc_child *c)
 {
 	if (c->pid)
-		send_cue(c, 'q', NULL);
+		send_work(c, 'q', NULL);
 	return reap(c);
 }
 

@@ -17,11 +17,22 @@
  * Work strings are pc_work_do()'s. The child dies with the process that
  * started it (PR_SET_PDEATHSIG) and exits when its cue socket (close-on-exec)
  * reaches EOF, so a test that stops half-way leaves no process behind.
+ *
+ * A child started as root may become someone else on cue, before the test
+ * itself gives up root or after, so that a test can reach into the task of
+ * another user, or of its own identity but with credentials of its own:
+ *
+ *	ASSERT_EQ(0, pc_child_start(&c, 0));		// as root
+ *	BECOME_IDENTITY(pc_identity("unprivileged"));
+ *	ASSERT_EQ(0, pc_child_become(&c, &pc_stranger));
+ *	ASSERT_EQ(0, pc_child_set_dumpable(&c, 0));
  */
 #ifndef PERFCONF_CHILD_H
 #define PERFCONF_CHILD_H
 
 #include <sys/types.h>
+
+struct pc_identity;
 
 struct pc_child {
 	pid_t pid;	/* 0 when there is no child (never started, or reaped) */
@@ -41,6 +52,15 @@ int pc_child_start(struct pc_child *c, unsigned long unshare_flags);
  */
 int pc_child_do(struct pc_child *c, const char *work);
 /*
+ * The child becomes the identity (host/privilege.h: pc_identity_become(),
+ * then pc_identity_verify()) and waits again, its parent-death signal set
+ * again (a change of credentials clears it). 0, or the -errno of the
+ * change (-EPERM when the child is not root, or does not verify as id).
+ */
+int pc_child_become(struct pc_child *c, const struct pc_identity *id);
+/* The child sets its dumpable attribute to 0 or 1 (PR_SET_DUMPABLE) and waits again. 0 or -errno. */
+int pc_child_set_dumpable(struct pc_child *c, int dumpable);
+/*
  * The child starts on `work` and the test goes on without waiting for it
  * (a busy partner on the same CPU): end it with pc_child_kill(). 0 or -errno.
  */
@@ -53,7 +73,12 @@ int pc_child_cue(struct pc_child *c, const char *work);
 int pc_child_exec(struct pc_child *c, const char *work);
 /* Tell a waiting child to exit, and reap it: 0 if it exited with status 0, else -ECHILD. */
 int pc_child_finish(struct pc_child *c);
-/* Kill and reap a child that is still there; safe on a finished child. */
+/*
+ * Kill and reap a child that is still there; safe on a finished child. A
+ * child the test may not signal (it became another user, or stayed root
+ * while the test did not) exits at the EOF of its cue socket instead, once
+ * it waits for a cue.
+ */
 void pc_child_kill(struct pc_child *c);
 
 #endif

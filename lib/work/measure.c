@@ -7,15 +7,10 @@
 #include "event/event.h"
 #include "work/measure.h"
 
-int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count)
+int pc_count_fd_work(int fd, pc_work_fn work, void *arg, uint64_t *count)
 {
-	int fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	int err, later;
+	int err = pc_reset(fd), later;
 
-	if (fd < 0)
-		return fd;
-	work(arg);
-	err = pc_reset(fd);
 	if (!err)
 		err = pc_enable(fd);
 	if (!err)
@@ -23,8 +18,20 @@ int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64
 	later = pc_disable(fd);
 	if (!later)
 		later = pc_read_count(fd, count);
-	close(fd);
 	return err ? err : later;
+}
+
+int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count)
+{
+	int fd = pc_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return fd;
+	work(arg);
+	err = pc_count_fd_work(fd, work, arg, count);
+	close(fd);
+	return err;
 }
 
 uint64_t pc_count_of_work(struct perfconf_attr *attr, pc_work_fn work, void *arg)

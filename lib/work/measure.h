@@ -26,6 +26,11 @@
  */
 int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count);
 /*
+ * An open event (of any target: a CPU, a cgroup) over one piece of work:
+ * reset, enable, work, disable, read. 0 with *count set, or -errno.
+ */
+int pc_count_fd_work(int fd, pc_work_fn work, void *arg, uint64_t *count);
+/*
  * The same as a value: what the event counted of the work, or UINT64_MAX
  * when it did not open (pc_last_open_errno() says why) or could not be read.
  */

@@ -9,6 +9,7 @@
  */
 #include "cells.h"
 #include "work/affinity.h"
+#include "work/measure.h"
 
 #define N 32
 
@@ -25,10 +26,7 @@ CELL_CASE(user_only_on_this_cpu)
 	int fd = pc_open(&attr, -1, cpu, -1, 0);
 	if (!CELL_ALLOWS(fd < 0 ? -fd : 0, PC_GATE_CPU))
 		return;
-	ASSERT_EQ(0, pc_enable(fd));
-	pc_work_page_faults(N);
-	ASSERT_EQ(0, pc_disable(fd));
-	ASSERT_EQ(0, pc_read_count(fd, &count));
+	ASSERT_EQ(0, pc_count_fd_work(fd, pc_user_faults_work, PC_N(N), &count));
 	EXPECT_LE(N, count);
 	close(fd);
 }
