@@ -28,8 +28,10 @@ int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64
 
 	if (fd < 0)
 		return fd;
-	work(arg);
+	/* once unmeasured, through the same calls: code and stack pages are there */
 	err = pc_count_fd_work(fd, work, arg, count);
+	if (!err)
+		err = pc_count_fd_work(fd, work, arg, count);
 	close(fd);
 	return err;
 }

@@ -20,8 +20,8 @@
 
 /*
  * Open attr on this task, do the work once unmeasured (so the code, stack
- * and PLT pages it runs through are there), enable, do it again, disable,
- * read. Returns 0 with *count set, or -errno of the open (a test SKIPs on
+ * and PLT pages it runs through are there, with the same calls around
+ * it), then reset, enable, do it again, disable, read. Returns 0 with *count set, or -errno of the open (a test SKIPs on
  * an unsupported one), the enabling, the disabling or the read.
  */
 int pc_count_work(struct perfconf_attr *attr, pc_work_fn work, void *arg, uint64_t *count);

@@ -18,8 +18,8 @@
  * It is an execute breakpoint (HW_BREAKPOINT_X, sizeof(long)) on the
  * function each getppid() enters, its address read from /proc/kallsyms as
  * root, with exclude_user = 1. Where allowed, it samples (sample_period 1)
- * each call exactly: among the samples of every task on the CPU, this
- * task's are N, each at the function's address. On a machine whose
+ * each call: among the samples of every task on the CPU, this task's are
+ * N (see expect_own_hits), each at the function's address. On a machine whose
  * breakpoints do not fire, the allowed cells are BLOCKED after the errno
  * is checked. x86 refuses every execute breakpoint in the kernel (EINVAL)
  * on a kernel without kprobes, whose blacklist decides where one may go:
@@ -43,7 +43,13 @@ static void find_function(struct __test_metadata *_metadata)
 	GETPPID_ADDRESS(&function);
 }
 
-/* This task's samples: exactly N, each at the function. */
+/*
+ * This task's samples: each at the function, N of them, or a few more: a
+ * kernel breakpoint's hit may be reported again when an interrupt lands
+ * before its single step (once in 45 cells, 17 for 16, on arm64 5.10
+ * under qemu); a breakpoint that missed calls, or one that fired on
+ * others', is what fails.
+ */
 static void expect_own_hits(struct __test_metadata *_metadata, const struct pc_capture *cap)
 {
 	size_t own = 0;
@@ -56,7 +62,8 @@ static void expect_own_hits(struct __test_metadata *_metadata, const struct pc_c
 		own++;
 		EXPECT_EQ(function, s->ip) TH_LOG("sample %zu", i);
 	}
-	EXPECT_EQ(N, own);
+	EXPECT_LE(N, own);
+	EXPECT_GE(N + N / 4, own);
 }
 
 CELL_CASE(execute_kernel_function)
