@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "abi/abi.h"
 #include "abi_report.h"
@@ -35,6 +36,50 @@ static void print_struct(const struct pc_abi_struct *s)
 	}
 }
 
+static void print_ioctls(void)
+{
+	char since[16];
+
+	printf("ioctls\n");
+	for (size_t i = 0; i < pc_abi_ioctls_count; i++) {
+		const struct pc_abi_ioctl *c = &pc_abi_ioctls[i];
+
+		release(since, sizeof(since), c->since);
+		printf("  %2u %-32s 0x%08lx  since %-6s %s\n", c->nr, c->name, c->request, since,
+		       c->arg_what);
+	}
+}
+
+static void print_flags(const char *what, const struct pc_abi_flag *f, size_t n)
+{
+	char since[16];
+
+	printf("%s\n", what);
+	for (size_t i = 0; i < n; i++) {
+		release(since, sizeof(since), f[i].since);
+		printf("  %-24s 0x%lx  since %-6s %s\n", f[i].name, f[i].value, since, f[i].meaning);
+	}
+}
+
+static void print_errnos(void)
+{
+	char since[16];
+
+	printf("perf_event_open errnos\n");
+	for (size_t i = 0; i < pc_abi_errnos_count; i++) {
+		const struct pc_abi_errno *e = &pc_abi_errnos[i];
+
+		if (e->since)
+			release(since, sizeof(since), e->since);
+		printf("  %-10s %3d%s%s\n", e->name, e->value, e->since ? "  since " : "",
+		       e->since ? since : "");
+		for (size_t j = 0; j < e->ncauses; j++)
+			printf("    - %s\n", e->causes[j]);
+		for (size_t j = 0; j < e->nkernel_causes; j++)
+			printf("    + %s\n", e->kernel_causes[j]);
+	}
+}
+
 int cmd_abi(int argc, char **argv)
 {
 	char since[16];
@@ -61,6 +106,10 @@ int cmd_abi(int argc, char **argv)
 		release(since, sizeof(since), r->since);
 		printf("  %2u %-20s fixed %3zu bytes  since %s\n", r->type, r->name, r->fixed_size, since);
 	}
+	print_ioctls();
+	print_flags("open flags", pc_abi_open_flags, pc_abi_open_flags_count);
+	print_flags("ioctl flags", pc_abi_ioctl_flags, pc_abi_ioctl_flags_count);
+	print_errnos();
 	return EXIT_OK;
 }
 
@@ -83,13 +132,41 @@ static bool has_test(const char *tests, const char *field)
 	return found;
 }
 
+/* tests/<area>/<name>.c exists: the binaries outside attr/ are named exactly. */
+static bool has_binary(const char *tests, const char *area, const char *name)
+{
+	char *path = xasprintf("%s/%s/%s.c", tests, area, name);
+	bool found = access(path, F_OK) == 0;
+
+	free(path);
+	return found;
+}
+
+/* Print each name without tests/<area>/<name>.c; return how many. */
+static size_t report_missing(const char *tests, const char *area, const char *const *names,
+			     size_t n)
+{
+	size_t missing = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!has_binary(tests, area, names[i])) {
+			printf("no test: tests/%s/%s.c\n", area, names[i]);
+			missing++;
+		}
+	}
+	return missing;
+}
+
 int cmd_coverage(int argc, char **argv)
 {
 	char *tests = argc > 1 ? xasprintf("%s", argv[1]) : xasprintf("%s/../tests", self_dir());
-	size_t missing = 0;
+	const char **names = xcalloc(pc_abi_ioctls_count + pc_abi_ioctl_flags_count +
+				     pc_abi_open_flags_count + pc_abi_errnos_count, sizeof(*names));
+	size_t missing = 0, total_missing, n, m;
 
 	if (argc > 2) {
 		warnx_("usage: perfconf coverage [TESTS_DIR]");
+		free(names);
 		free(tests);
 		return EXIT_SETUP;
 	}
@@ -103,6 +180,33 @@ int cmd_coverage(int argc, char **argv)
 	}
 	printf("%zu of %zu perf_event_attr fields have a test binary in %s/attr\n",
 	       pc_abi_attr.nfields - missing, pc_abi_attr.nfields, tests);
+	total_missing = missing;
+
+	n = 0;
+	for (size_t i = 0; i < pc_abi_ioctls_count; i++)
+		names[n++] = pc_abi_ioctls[i].test;
+	for (size_t i = 0; i < pc_abi_ioctl_flags_count; i++)
+		names[n++] = pc_abi_ioctl_flags[i].test;
+	m = report_missing(tests, "ioctl", names, n);
+	printf("%zu of %zu ioctls (PERF_EVENT_IOC_*, PERF_IOC_FLAG_GROUP) have a test binary in %s/ioctl\n",
+	       n - m, n, tests);
+	total_missing += m;
+
+	n = 0;
+	for (size_t i = 0; i < pc_abi_open_flags_count; i++)
+		names[n++] = pc_abi_open_flags[i].test;
+	m = report_missing(tests, "flags", names, n);
+	printf("%zu of %zu open flags (PERF_FLAG_*) have a test binary in %s/flags\n", n - m, n, tests);
+	total_missing += m;
+
+	n = 0;
+	for (size_t i = 0; i < pc_abi_errnos_count; i++)
+		names[n++] = pc_abi_errnos[i].test;
+	m = report_missing(tests, "errors", names, n);
+	printf("%zu of %zu perf_event_open(2) errnos have a test binary in %s/errors\n", n - m, n, tests);
+	total_missing += m;
+
+	free(names);
 	free(tests);
-	return missing ? EXIT_FAILED : EXIT_OK;
+	return total_missing ? EXIT_FAILED : EXIT_OK;
 }

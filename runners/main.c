@@ -7,7 +7,7 @@
  *	perfconf restore		put back the sysctls a dead run left changed
  *	perfconf info			this kernel, its profile and baseline
  *	perfconf abi			the lib's ABI tables
- *	perfconf coverage [DIR]		attr fields without a test binary
+ *	perfconf coverage [DIR]		attr fields, ioctls, flags, errnos without a test
  *	perfconf matrix [TARGET...]	the suite on other kernels under qemu
  */
 #ifndef _GNU_SOURCE
@@ -41,8 +41,10 @@ static void usage(FILE *f)
 "       perfconf diff A B           what changed between two baselines or results files\n"
 "       perfconf restore            restore the sysctls a killed run left changed\n"
 "       perfconf info               this kernel, its PMU profile and its baseline\n"
-"       perfconf abi                the ABI tables: attr, mmap page, header, records\n"
-"       perfconf coverage [DIR]     attr fields without a test in DIR/attr (tests/)\n"
+"       perfconf abi                the ABI tables: attr, mmap page, header, records,\n"
+"                                   ioctls, open flags, errnos\n"
+"       perfconf coverage [DIR]     attr fields, ioctls, open flags and errnos without a\n"
+"                                   test in DIR/{attr,ioctl,flags,errors} (DIR: tests/)\n"
 "       perfconf matrix [TARGET...] the suite on Debian kernels under qemu\n"
 "                                   (runners/vm/matrix.sh; targets x86_64-6.1, arm64-vhe...)\n"
 "\n"

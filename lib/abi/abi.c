@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <linux/ioctl.h>
 
 #include "abi/abi.h"
 #include "abi/abi_layout.h"
@@ -255,6 +257,181 @@ const struct pc_abi_bit pc_abi_read_format_bits[] = {
 const size_t pc_abi_read_format_bits_count =
 	sizeof(pc_abi_read_format_bits) / sizeof(pc_abi_read_format_bits[0]);
 
+/* ---- ioctls and flags (lists in abi.h) ---- */
+
+#define IOC(n, t, number, enc, a, what, grp, kv) \
+	{ .name = "PERF_EVENT_IOC_" #n, .test = #t, .request = (unsigned long)(enc), \
+	  .nr = number, .encoding = #enc, .arg = PC_IOC_ARG_##a, .arg_what = what, \
+	  .group_flag = grp, .since = kv },
+
+const struct pc_abi_ioctl pc_abi_ioctls[] = {
+	PC_ABI_IOCTL_LIST(IOC)
+};
+const size_t pc_abi_ioctls_count = sizeof(pc_abi_ioctls) / sizeof(pc_abi_ioctls[0]);
+
+#define OPEN_FLAG(n, t, v, kv, m) \
+	{ .name = "PERF_FLAG_" #n, .test = #t, .value = v, .since = kv, .meaning = m },
+#define IOCTL_FLAG(n, t, v, kv, m) \
+	{ .name = "PERF_IOC_FLAG_" #n, .test = #t, .value = v, .since = kv, .meaning = m },
+
+const struct pc_abi_flag pc_abi_open_flags[] = {
+	PC_ABI_OPEN_FLAG_LIST(OPEN_FLAG)
+};
+const size_t pc_abi_open_flags_count = sizeof(pc_abi_open_flags) / sizeof(pc_abi_open_flags[0]);
+
+const struct pc_abi_flag pc_abi_ioctl_flags[] = {
+	PC_ABI_IOCTL_FLAG_LIST(IOCTL_FLAG)
+};
+const size_t pc_abi_ioctl_flags_count = sizeof(pc_abi_ioctl_flags) / sizeof(pc_abi_ioctl_flags[0]);
+
+/*
+ * ---- the errnos of perf_event_open(2) ----
+ *
+ * The causes the man page's ERRORS section gives (man-pages 6.8, in
+ * /work/shared/spec), paraphrased, one string each; then causes that Linux
+ * 6.12's kernel/events/core.c (and the files it calls) has and the page
+ * does not name, with the place.
+ */
+#define LIST(a)		a, sizeof(a) / sizeof(a[0])
+#define NONE		NULL, 0
+
+static const char *const e2big[] = {
+	"attr.size is below PERF_ATTR_SIZE_VER0",
+	"attr.size is above a page",
+	"attr.size is above what the kernel knows and the extra bytes are not zero;"
+	" the kernel writes its own size into attr.size",
+};
+static const char *const e2big_k[] = {
+	"the event with its group would need a record or read() larger than the"
+	" kernel allows (perf_event_validate_size)",
+};
+static const char *const eacces[] = {
+	"the event needs CAP_PERFMON or CAP_SYS_ADMIN, or a lower perf_event_paranoid",
+	"monitoring a process of another user",
+	"monitoring every process on a CPU (pid -1)",
+	"exclude_kernel not set where the paranoid level demands it",
+};
+static const char *const eacces_k[] = {
+	"perf_event_paranoid above 2 (a distribution's level 3) without CAP_SYS_ADMIN",
+	"attr.namespaces without CAP_PERFMON",
+	"a ptrace-read access check on the target task fails",
+};
+static const char *const ebadf[] = {
+	"group_fd is not a valid file descriptor",
+	"with PERF_FLAG_PID_CGROUP, pid is not a valid cgroup file descriptor",
+};
+static const char *const ebadf_k[] = {
+	"group_fd is open but is not a perf event (perf_fget_light)",
+};
+static const char *const ebusy[] = {
+	"another event already has exclusive use of the PMU (since 4.1)",
+};
+static const char *const ebusy_k[] = {
+	"an exclusive PMU is in use per CPU and a per-task event asks for it, or"
+	" the reverse (exclusive_event_init)",
+	"an exclusive event cannot be installed beside one already in the context",
+};
+static const char *const efault[] = {
+	"attr points at memory that cannot be read",
+};
+static const char *const eintr[] = {
+	"a uprobe event that ftrace already uses is opened for perf, or the reverse",
+};
+static const char *const einval[] = {
+	"sample_freq above the maximum",
+	"the CPU to monitor does not exist",
+	"read_format out of range",
+	"sample_type out of range",
+	"flags out of range",
+	"exclusive or pinned on an event that is not a group leader",
+	"config values out of range or with reserved bits set",
+	"the generic event is not supported",
+	"no room to add the event",
+};
+static const char *const einval_k[] = {
+	"PERF_FLAG_PID_CGROUP with pid -1 or cpu -1",
+	"group_fd on another CPU, or in another task, than the new event",
+	"pid -1 and cpu -1 together (perf_event_alloc)",
+	"a reserved attr bit or field is not zero (perf_copy_attr)",
+	"sample_period with bit 63 set",
+};
+static const char *const emfile[] = {
+	"the process has no free file descriptor (RLIMIT_NOFILE)",
+};
+static const char *const enodev[] = {
+	"the event needs a feature the CPU does not have",
+};
+static const char *const enodev_k[] = {
+	"the group leader has exited or was removed on exec",
+	"the CPU is offline",
+	"the CPU is outside the PMU's scope (uncore and similar PMUs)",
+};
+static const char *const enoent[] = {
+	"attr.type is not valid",
+	"some generic events the PMU does not support",
+};
+static const char *const enospc[] = {
+	"more breakpoints than the hardware has",
+	"before 3.3, no room for the event (now EINVAL)",
+};
+static const char *const enosys[] = {
+	"PERF_SAMPLE_STACK_USER where the architecture cannot dump user stacks",
+};
+static const char *const enosys_k[] = {
+	"a kernel built without CONFIG_PERF_EVENTS has no perf_event_open()",
+};
+static const char *const eopnotsupp[] = {
+	"a hardware feature the event needs is missing",
+	"low-skid (precise_ip) events the PMU cannot do",
+	"branch tracing where it is not available",
+	"sampling on a PMU without an interrupt",
+	"a branch stack on a software event",
+};
+static const char *const eopnotsupp_k[] = {
+	"aux_output on a PMU without AUX output",
+	"aux_start_paused on a PMU that cannot pause AUX",
+};
+static const char *const eoverflow[] = {
+	"PERF_SAMPLE_CALLCHAIN with sample_max_stack above"
+	" /proc/sys/kernel/perf_event_max_stack (since 4.8)",
+};
+static const char *const eperm[] = {
+	"an exclude_hv, exclude_idle, exclude_user or exclude_kernel setting the"
+	" architecture does not support",
+	"the event needs CAP_PERFMON or CAP_SYS_ADMIN, as for EACCES",
+	"a breakpoint on a kernel address without privilege",
+	"a kernel function-trace tracepoint without privilege (since 3.13)",
+};
+static const char *const esrch[] = {
+	"the process to attach to does not exist",
+};
+static const char *const esrch_k[] = {
+	"the target task is exiting while the event is installed",
+};
+
+/* The .causes and .kernel_causes pairs are filled by LIST() and NONE. */
+#define ERRNO(e, t, kv, c, k)	{ #e, #t, e, kv, c, k },
+
+const struct pc_abi_errno pc_abi_errnos[] = {
+	ERRNO(E2BIG,      e2big,      0,             LIST(e2big),      LIST(e2big_k))
+	ERRNO(EACCES,     eacces,     0,             LIST(eacces),     LIST(eacces_k))
+	ERRNO(EBADF,      ebadf,      0,             LIST(ebadf),      LIST(ebadf_k))
+	ERRNO(EBUSY,      ebusy,      PC_KVER(4, 1), LIST(ebusy),      LIST(ebusy_k))
+	ERRNO(EFAULT,     efault,     0,             LIST(efault),     NONE)
+	ERRNO(EINTR,      eintr,      0,             LIST(eintr),      NONE)
+	ERRNO(EINVAL,     einval,     0,             LIST(einval),     LIST(einval_k))
+	ERRNO(EMFILE,     emfile,     0,             LIST(emfile),     NONE)
+	ERRNO(ENODEV,     enodev,     0,             LIST(enodev),     LIST(enodev_k))
+	ERRNO(ENOENT,     enoent,     0,             LIST(enoent),     NONE)
+	ERRNO(ENOSPC,     enospc,     0,             LIST(enospc),     NONE)
+	ERRNO(ENOSYS,     enosys,     0,             LIST(enosys),     LIST(enosys_k))
+	ERRNO(EOPNOTSUPP, eopnotsupp, 0,             LIST(eopnotsupp), LIST(eopnotsupp_k))
+	ERRNO(EOVERFLOW,  eoverflow,  PC_KVER(4, 8), LIST(eoverflow),  NONE)
+	ERRNO(EPERM,      eperm,      0,             LIST(eperm),      NONE)
+	ERRNO(ESRCH,      esrch,      0,             LIST(esrch),      LIST(esrch_k))
+};
+const size_t pc_abi_errnos_count = sizeof(pc_abi_errnos) / sizeof(pc_abi_errnos[0]);
+
 /* ---- accessors ---- */
 
 const struct pc_abi_field *pc_abi_find(const struct pc_abi_struct *s, const char *name)
@@ -297,3 +474,25 @@ int pc_abi_size_ver_of(uint32_t size)
 	return -ENOENT;
 }
 
+
+const struct pc_abi_ioctl *pc_abi_ioctl_find(const char *name)
+{
+	static const char prefix[] = "PERF_EVENT_IOC_";
+
+	if (!name)
+		return NULL;
+	if (strncmp(name, prefix, sizeof(prefix) - 1) == 0)
+		name += sizeof(prefix) - 1;
+	for (size_t i = 0; i < pc_abi_ioctls_count; i++)
+		if (strcmp(pc_abi_ioctls[i].name + sizeof(prefix) - 1, name) == 0)
+			return &pc_abi_ioctls[i];
+	return NULL;
+}
+
+const struct pc_abi_errno *pc_abi_errno_find(int value)
+{
+	for (size_t i = 0; i < pc_abi_errnos_count; i++)
+		if (pc_abi_errnos[i].value == value)
+			return &pc_abi_errnos[i];
+	return NULL;
+}

@@ -3,7 +3,8 @@
  * Compile-time checks of the ABI layout lists (abi_layout.h) against the
  * system <linux/perf_event.h> and against struct perfconf_attr (uapi.h).
  * The tables in abi.c are expanded from the same lists, so a wrong offset,
- * size or version fails the build here.
+ * size or version fails the build here; likewise each ioctl request number
+ * and open/ioctl flag value of abi.h's lists against the UAPI macro.
  *
  * Bitfields cannot be offsetof()'d; lib/tests/abi_tables.c checks their
  * positions at run time. Members the system header lacks (Debian 12's is
@@ -11,7 +12,9 @@
  * perfconf_attr only.
  */
 #include <stddef.h>
+#include <stdint.h>
 
+#include <linux/ioctl.h>
 #include <linux/perf_event.h>
 
 #include "abi/abi.h"
@@ -106,6 +109,23 @@ _Static_assert(PERF_RECORD_MMAP == 1 && PERF_RECORD_SAMPLE == 9 &&
 	       PERF_RECORD_MAX == PC_RECORD_AUX_OUTPUT_HW_ID + 1, "record types");
 _Static_assert(PERF_SAMPLE_WEIGHT_STRUCT == 1U << PC_SAMPLE_TYPE_MAX_BIT, "last sample bit");
 _Static_assert(PERF_FORMAT_LOST == 1U << 4, "PERF_FORMAT_LOST");
+
+/* ---- ioctl request numbers and flag values (lists in abi.h) ---- */
+
+#define IOC_CHECK(n, t, number, enc, a, what, grp, kv) \
+	_Static_assert((enc) == PERF_EVENT_IOC_##n, "PERF_EVENT_IOC_" #n); \
+	_Static_assert(_IOC_NR(enc) == (number), "PERF_EVENT_IOC_" #n ": nr"); \
+	_Static_assert(_IOC_TYPE(enc) == '$', "PERF_EVENT_IOC_" #n ": type");
+
+PC_ABI_IOCTL_LIST(IOC_CHECK)
+
+#define OPEN_FLAG_CHECK(n, t, v, kv, m) \
+	_Static_assert((v) == PERF_FLAG_##n, "PERF_FLAG_" #n);
+#define IOCTL_FLAG_CHECK(n, t, v, kv, m) \
+	_Static_assert((v) == PERF_IOC_FLAG_##n, "PERF_IOC_FLAG_" #n);
+
+PC_ABI_OPEN_FLAG_LIST(OPEN_FLAG_CHECK)
+PC_ABI_IOCTL_FLAG_LIST(IOCTL_FLAG_CHECK)
 
 /* ISO C wants a translation unit to declare something. */
 extern const int pc_abi_check_unit;

@@ -4,7 +4,9 @@
  * sizes, and with the compiler's layout of struct perfconf_attr and of the
  * system header's structs. No kernel needed.
  */
+#include <ctype.h>
 #include <stdlib.h>
+#include <linux/ioctl.h>
 
 #include "perfconf.h"
 #include "abi/abi_layout.h"
@@ -506,6 +508,176 @@ TEST(read_format_bits_match_system_header)
 		EXPECT_EQ(sys[i].value, 1ULL << b->bit) TH_LOG("PERF_FORMAT_%s", b->name);
 	}
 	EXPECT_EQ(PC_KVER(6, 0), pc_abi_read_format_bits[4].since);
+}
+
+/* ---- ioctls, flags and errnos ---- */
+
+/* A since-version is a release perf_event existed in: 2.6.x to today's. */
+static bool plausible_release(int kver)
+{
+	return kver >= PC_KVER(2, 6) && kver <= PC_KVER(7, 99);
+}
+
+/* The test name is the lower-case name after `prefix`. */
+static void check_test_name(struct __test_metadata *_metadata, const char *name,
+			    const char *prefix, const char *test)
+{
+	size_t plen = strlen(prefix);
+
+	ASSERT_EQ(0, strncmp(name, prefix, plen)) TH_LOG("%s: not %s*", name, prefix);
+	ASSERT_EQ(strlen(name) - plen, strlen(test)) TH_LOG("%s: test %s", name, test);
+	for (size_t i = 0; test[i]; i++) {
+		EXPECT_EQ(tolower((unsigned char)name[plen + i]), test[i]) TH_LOG("%s: test %s", name, test);
+	}
+}
+
+TEST(ioctls_are_the_12_requests_in_number_order)
+{
+	static const struct { const char *name; unsigned long request; } sys[] = {
+#define IOC(n) { "PERF_EVENT_IOC_" #n, PERF_EVENT_IOC_##n }
+		IOC(ENABLE), IOC(DISABLE), IOC(REFRESH), IOC(RESET), IOC(PERIOD), IOC(SET_OUTPUT),
+		IOC(SET_FILTER), IOC(ID), IOC(SET_BPF), IOC(PAUSE_OUTPUT), IOC(QUERY_BPF),
+		IOC(MODIFY_ATTRIBUTES),
+#undef IOC
+	};
+
+	ASSERT_EQ(12, pc_abi_ioctls_count);
+	ASSERT_EQ(sizeof(sys) / sizeof(sys[0]), pc_abi_ioctls_count);
+	for (size_t i = 0; i < pc_abi_ioctls_count; i++) {
+		const struct pc_abi_ioctl *c = &pc_abi_ioctls[i];
+
+		EXPECT_STREQ(sys[i].name, c->name);
+		EXPECT_EQ(sys[i].request, c->request) TH_LOG("%s", c->name);
+		EXPECT_EQ(i, c->nr) TH_LOG("%s", c->name);
+		EXPECT_EQ(i, _IOC_NR(c->request)) TH_LOG("%s", c->name);
+		EXPECT_EQ('$', _IOC_TYPE(c->request)) TH_LOG("%s", c->name);
+		EXPECT_NE(NULL, c->encoding);
+		EXPECT_NE(NULL, c->arg_what);
+		EXPECT_TRUE(plausible_release(c->since)) TH_LOG("%s: since %d", c->name, c->since);
+		check_test_name(_metadata, c->name, "PERF_EVENT_IOC_", c->test);
+		for (size_t j = 0; j < i; j++) {
+			EXPECT_NE(pc_abi_ioctls[j].request, c->request) TH_LOG("%s", c->name);
+			EXPECT_STRNE(pc_abi_ioctls[j].test, c->test);
+		}
+		/* numbers were handed out in order, so releases never go back */
+		if (i > 0) {
+			EXPECT_GE(c->since, pc_abi_ioctls[i - 1].since) TH_LOG("%s", c->name);
+		}
+		EXPECT_EQ(c, pc_abi_ioctl_find(c->name));
+		EXPECT_EQ(c, pc_abi_ioctl_find(c->name + strlen("PERF_EVENT_IOC_")));
+	}
+	EXPECT_NULL(pc_abi_ioctl_find("PERF_EVENT_IOC_ATTACH_CGROUP"));
+	EXPECT_NULL(pc_abi_ioctl_find(NULL));
+}
+
+TEST(ioctl_arguments)
+{
+	/* the requests that take PERF_IOC_FLAG_GROUP, and only they */
+	for (size_t i = 0; i < pc_abi_ioctls_count; i++) {
+		const struct pc_abi_ioctl *c = &pc_abi_ioctls[i];
+
+		EXPECT_EQ(c->arg == PC_IOC_ARG_FLAGS, c->group_flag) TH_LOG("%s", c->name);
+		/* an argument passed by address has a size in the request */
+		if (c->arg == PC_IOC_ARG_U64_IN || c->arg == PC_IOC_ARG_U64_OUT ||
+		    c->arg == PC_IOC_ARG_STRING || c->arg == PC_IOC_ARG_QUERY_BPF ||
+		    c->arg == PC_IOC_ARG_ATTR) {
+			EXPECT_NE(0, _IOC_SIZE(c->request)) TH_LOG("%s", c->name);
+		}
+	}
+	EXPECT_EQ(PC_IOC_ARG_U64_IN, pc_abi_ioctl_find("PERIOD")->arg);
+	EXPECT_EQ(8, _IOC_SIZE(pc_abi_ioctl_find("PERIOD")->request));
+	EXPECT_EQ(PC_IOC_ARG_U64_OUT, pc_abi_ioctl_find("ID")->arg);
+	/* ID, SET_FILTER, QUERY_BPF and MODIFY_ATTRIBUTES encode a pointer's size */
+	EXPECT_EQ(sizeof(void *), _IOC_SIZE(pc_abi_ioctl_find("ID")->request));
+	EXPECT_EQ(sizeof(void *), _IOC_SIZE(pc_abi_ioctl_find("MODIFY_ATTRIBUTES")->request));
+	EXPECT_EQ(_IOC_READ | _IOC_WRITE, _IOC_DIR(pc_abi_ioctl_find("QUERY_BPF")->request));
+	EXPECT_EQ(PC_IOC_ARG_FD, pc_abi_ioctl_find("SET_OUTPUT")->arg);
+	EXPECT_EQ(PC_IOC_ARG_FD, pc_abi_ioctl_find("SET_BPF")->arg);
+	EXPECT_EQ(PC_KVER(3, 12), pc_abi_ioctl_find("ID")->since);
+	EXPECT_EQ(PC_KVER(4, 17), pc_abi_ioctl_find("MODIFY_ATTRIBUTES")->since);
+}
+
+static void check_flags(struct __test_metadata *_metadata, const struct pc_abi_flag *f, size_t n,
+			const char *prefix)
+{
+	unsigned long seen = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		EXPECT_EQ(1UL << i, f[i].value) TH_LOG("%s", f[i].name);
+		EXPECT_EQ(0, seen & f[i].value) TH_LOG("%s", f[i].name);
+		seen |= f[i].value;
+		EXPECT_TRUE(plausible_release(f[i].since)) TH_LOG("%s", f[i].name);
+		EXPECT_NE(NULL, f[i].meaning);
+		check_test_name(_metadata, f[i].name, prefix, f[i].test);
+		if (i > 0) {
+			EXPECT_GE(f[i].since, f[i - 1].since) TH_LOG("%s", f[i].name);
+		}
+	}
+}
+
+TEST(open_flags)
+{
+	static const unsigned long sys[] = {
+		PERF_FLAG_FD_NO_GROUP, PERF_FLAG_FD_OUTPUT, PERF_FLAG_PID_CGROUP, PERF_FLAG_FD_CLOEXEC,
+	};
+
+	ASSERT_EQ(4, pc_abi_open_flags_count);
+	for (size_t i = 0; i < pc_abi_open_flags_count; i++) {
+		EXPECT_EQ(sys[i], pc_abi_open_flags[i].value) TH_LOG("%s", pc_abi_open_flags[i].name);
+	}
+	check_flags(_metadata, pc_abi_open_flags, pc_abi_open_flags_count, "PERF_FLAG_");
+	EXPECT_EQ(PC_KVER(3, 14), pc_abi_open_flags[3].since);
+	EXPECT_STREQ("fd_cloexec", pc_abi_open_flags[3].test);
+}
+
+TEST(ioctl_flags)
+{
+	ASSERT_EQ(1, pc_abi_ioctl_flags_count);
+	EXPECT_EQ(PERF_IOC_FLAG_GROUP, pc_abi_ioctl_flags[0].value);
+	EXPECT_STREQ("PERF_IOC_FLAG_GROUP", pc_abi_ioctl_flags[0].name);
+	/* its binary is tests/ioctl/flag_group.c: the name after PERF_IOC_ */
+	check_flags(_metadata, pc_abi_ioctl_flags, pc_abi_ioctl_flags_count, "PERF_IOC_");
+	for (size_t i = 0; i < pc_abi_ioctls_count; i++) {
+		EXPECT_STRNE(pc_abi_ioctl_flags[0].test, pc_abi_ioctls[i].test);
+	}
+}
+
+TEST(errnos_are_the_16_of_the_man_page)
+{
+	static const int documented[] = {
+		E2BIG, EACCES, EBADF, EBUSY, EFAULT, EINTR, EINVAL, EMFILE, ENODEV, ENOENT,
+		ENOSPC, ENOSYS, EOPNOTSUPP, EOVERFLOW, EPERM, ESRCH,
+	};
+
+	ASSERT_EQ(16, pc_abi_errnos_count);
+	for (size_t i = 0; i < pc_abi_errnos_count; i++) {
+		const struct pc_abi_errno *e = &pc_abi_errnos[i];
+
+		EXPECT_EQ(documented[i], e->value) TH_LOG("%s", e->name);
+		EXPECT_EQ(e, pc_abi_errno_find(e->value));
+		check_test_name(_metadata, e->name, "", e->test);
+		if (i > 0) {
+			EXPECT_LT(0, strcmp(e->name, pc_abi_errnos[i - 1].name)) TH_LOG("%s: order", e->name);
+		}
+		for (size_t j = 0; j < i; j++) {
+			EXPECT_NE(pc_abi_errnos[j].value, e->value) TH_LOG("%s", e->name);
+		}
+		EXPECT_TRUE(e->since == 0 || plausible_release(e->since)) TH_LOG("%s", e->name);
+		EXPECT_GE(e->ncauses, 1) TH_LOG("%s has no documented cause", e->name);
+		EXPECT_EQ(e->kernel_causes == NULL, e->nkernel_causes == 0) TH_LOG("%s", e->name);
+		for (size_t j = 0; j < e->ncauses; j++) {
+			EXPECT_NE(NULL, e->causes[j]);
+			EXPECT_NE(0, strlen(e->causes[j]));
+		}
+		for (size_t j = 0; j < e->nkernel_causes; j++) {
+			EXPECT_NE(NULL, e->kernel_causes[j]);
+			EXPECT_NE(0, strlen(e->kernel_causes[j]));
+		}
+	}
+	EXPECT_EQ(PC_KVER(4, 1), pc_abi_errno_find(EBUSY)->since);
+	EXPECT_EQ(PC_KVER(4, 8), pc_abi_errno_find(EOVERFLOW)->since);
+	EXPECT_NULL(pc_abi_errno_find(ENOTTY));
+	EXPECT_STREQ("eopnotsupp", pc_abi_errno_find(EOPNOTSUPP)->test);
 }
 
 TEST_HARNESS_MAIN

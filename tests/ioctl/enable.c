@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_EVENT_IOC_ENABLE (since 2.6.31): turns on the event the fd names
+ * (with PERF_IOC_FLAG_GROUP, its whole group: tests/ioctl/flag_group.c).
+ * An event opened with attr.disabled counts nothing and accumulates no
+ * enabled time until then; enabling an event that is already on changes
+ * nothing, its count goes on. An fd that is not a perf event does not know
+ * the ioctl (ENOTTY), and one that is not open is EBADF.
+ *
+ * Counted with the syscalls:sys_enter_getppid tracepoint: only the case's
+ * own getppid() calls fire it.
+ */
+#include "perfconf.h"
+
+#include <sys/ioctl.h>
+
+#define CALLS 7
+
+/* The tracepoint counter, disabled, with time_enabled in its reads. */
+static int open_counter(struct perfconf_attr *attr)
+{
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	return pc_open(attr, 0, -1, -1, 0);
+}
+
+/* value and time_enabled; 0 or -1. */
+static int read_value(int fd, uint64_t *value, uint64_t *enabled)
+{
+	uint64_t buf[2];
+
+	if (read(fd, buf, sizeof(buf)) != sizeof(buf))
+		return -1;
+	*value = buf[0];
+	*enabled = buf[1];
+	return 0;
+}
+
+TEST(disabled_event_counts_from_enable)
+{
+	struct perfconf_attr attr;
+	uint64_t value, enabled;
+	int fd;
+
+	GETPPID_TRACEPOINT(&attr);
+	fd = open_counter(&attr);
+	ASSERT_OPEN(fd);
+	pc_work_getppid_calls(CALLS);
+	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	EXPECT_EQ(0, value);
+	EXPECT_EQ(0, enabled) TH_LOG("a disabled event accumulated enabled time");
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pc_work_getppid_calls(CALLS);
+	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	EXPECT_EQ(CALLS, value);
+	EXPECT_LT(0, enabled);
+	close(fd);
+}
+
+TEST(enable_twice_keeps_the_count)
+{
+	struct perfconf_attr attr;
+	uint64_t value, enabled;
+	int fd;
+
+	GETPPID_TRACEPOINT(&attr);
+	fd = open_counter(&attr);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pc_work_getppid_calls(CALLS);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pc_work_getppid_calls(CALLS);
+	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	EXPECT_EQ(2 * CALLS, value);
+	close(fd);
+}
+
+/* Not a perf event: ENOTTY (a pipe) and EBADF (a closed fd); a perf fd is the control. */
+TEST(not_a_perf_fd_is_enotty)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+	int p[2], fd;
+
+	ASSERT_EQ(0, pipe(p));
+	EXPECT_EQ(-1, ioctl(p[0], PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_ERRNO(ENOTTY, errno);
+	close(p[1]);
+	close(p[0]);
+	EXPECT_EQ(-1, ioctl(p[0], PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_ERRNO(EBADF, errno);
+	fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
