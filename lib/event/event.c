@@ -113,6 +113,17 @@ struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint6
 	return a;
 }
 
+struct perfconf_attr pc_attr_user_callchain_sampler(uint16_t limit)
+{
+	struct perfconf_attr a = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
+						     PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
+
+	a.exclude_kernel = 1;
+	a.exclude_callchain_kernel = 1;
+	a.sample_max_stack = limit;
+	return a;
+}
+
 struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len)
 {
 	struct perfconf_attr a = pc_attr(PERF_TYPE_BREAKPOINT, 0);

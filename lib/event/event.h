@@ -66,6 +66,12 @@ struct perfconf_attr pc_attr_sw(uint64_t config);
 /* A software sampling event with this period and sample_type. */
 struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint64_t sample_type);
 /*
+ * Each user-mode page fault of this task sampled with its IP and its user
+ * callchain of at most sample_max_stack = limit frames (exclude_kernel,
+ * exclude_callchain_kernel: no kernel part asked for).
+ */
+struct perfconf_attr pc_attr_user_callchain_sampler(uint16_t limit);
+/*
  * A breakpoint: bp_type HW_BREAKPOINT_{R,W,RW,X}, on addr, of len bytes.
  * The type is the "breakpoint" PMU's, discovered. For X, len is sizeof(long).
  */

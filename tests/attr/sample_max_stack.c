@@ -41,16 +41,6 @@ static long max_stack(void)
 	return pc_perf_sysctls(&s) ? -1 : s.max_stack;
 }
 
-static struct perfconf_attr callchain_sampler(uint16_t limit)
-{
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
-							PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
-
-	attr.exclude_kernel = 1;
-	attr.exclude_callchain_kernel = 1;
-	attr.sample_max_stack = limit;
-	return attr;
-}
 
 /*
  * In a test: into attr, a callchain sampler whose sample_max_stack is one
@@ -61,7 +51,7 @@ static struct perfconf_attr callchain_sampler(uint16_t limit)
 	ASSERT_LT(0, max_); \
 	if (max_ >= UINT16_MAX) \
 		SKIP(return, "perf_event_max_stack is %ld: no u16 is above it", max_); \
-	attr = callchain_sampler((uint16_t)(max_ + 1)); \
+	attr = pc_attr_user_callchain_sampler((uint16_t)(max_ + 1)); \
 } while (0)
 
 /* Addresses in a callchain, context markers left out. */
@@ -83,7 +73,7 @@ static void fault_deep(struct pc_faults *f)
 /* The one sample of a fault DEPTH frames down, taken by an event with this limit. */
 static void sample_deep_fault(struct __test_metadata *_metadata, uint16_t limit, struct pc_capture *cap)
 {
-	struct perfconf_attr attr = callchain_sampler(limit);
+	struct perfconf_attr attr = pc_attr_user_callchain_sampler(limit);
 	struct pc_faults f;
 
 	ASSERT_ERRNO(0, -pc_capture_open(cap, &attr, 0, -1));
@@ -147,7 +137,7 @@ TEST(one_frame)
  */
 TEST(each_event_its_own_limit)
 {
-	struct perfconf_attr a = callchain_sampler(8), b = callchain_sampler(0);
+	struct perfconf_attr a = pc_attr_user_callchain_sampler(8), b = pc_attr_user_callchain_sampler(0);
 	struct pc_capture ca, cb;
 	struct pc_faults f;
 
@@ -206,7 +196,7 @@ TEST(the_sysctl_itself_is_accepted)
 	ASSERT_LT(0, max);
 	if (max > UINT16_MAX)
 		SKIP(return, "perf_event_max_stack is %ld: beyond a u16", max);
-	struct perfconf_attr attr = callchain_sampler((uint16_t)max);
+	struct perfconf_attr attr = pc_attr_user_callchain_sampler((uint16_t)max);
 	EXPECT_ERRNO(0, pc_open_observe_errno("errno", &attr, 0, -1));
 }
 

@@ -22,17 +22,6 @@ static long max_stack(void)
 	return pc_perf_sysctls(&s) ? -1 : s.max_stack;
 }
 
-/* A user-only callchain sampler on page faults asking for `limit` frames. */
-static struct perfconf_attr callchain_sampler(uint16_t limit)
-{
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
-							PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
-
-	attr.exclude_kernel = 1;
-	attr.exclude_callchain_kernel = 1;
-	attr.sample_max_stack = limit;
-	return attr;
-}
 
 TEST(max_stack_above_sysctl_is_eoverflow)
 {
@@ -41,7 +30,7 @@ TEST(max_stack_above_sysctl_is_eoverflow)
 	ASSERT_LT(0, max);
 	if (max >= UINT16_MAX)
 		SKIP(return, "perf_event_max_stack is %ld: no u16 is above it", max);
-	struct perfconf_attr attr = callchain_sampler((uint16_t)(max + 1));
+	struct perfconf_attr attr = pc_attr_user_callchain_sampler((uint16_t)(max + 1));
 
 	EXPECT_ERRNO(EOVERFLOW, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("limit %ld + 1", max);
 	attr.sample_max_stack = UINT16_MAX;
@@ -56,7 +45,7 @@ TEST(max_stack_equal_to_sysctl_opens)
 	ASSERT_LT(0, max);
 	if (max > UINT16_MAX)
 		SKIP(return, "perf_event_max_stack is %ld: beyond a u16", max);
-	struct perfconf_attr attr = callchain_sampler((uint16_t)max);
+	struct perfconf_attr attr = pc_attr_user_callchain_sampler((uint16_t)max);
 
 	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("limit %ld", max);
 }

@@ -33,13 +33,9 @@
  */
 static int open_callchain_sampler(struct pc_capture *cap, uint16_t limit)
 {
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
-							PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN);
+	struct perfconf_attr attr = pc_attr_user_callchain_sampler(limit);
 
-	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	attr.exclude_callchain_kernel = 1;
-	attr.sample_max_stack = limit;
 	return -pc_capture_open(cap, &attr, 0, -1);
 }
 
