@@ -266,15 +266,33 @@ int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func)
 	return -ENOSPC;
 }
 
-int pc_read_count(int fd, uint64_t *value)
+/* read() exactly len bytes: 0, or -errno (-ENODATA for EOF, -EIO when short). */
+static int read_exactly(int fd, void *buf, size_t len)
 {
-	ssize_t n = read(fd, value, sizeof(*value));
+	ssize_t n = read(fd, buf, len);
 
-	if (n == (ssize_t)sizeof(*value))
+	if (n == (ssize_t)len)
 		return 0;
 	if (n >= 0)
 		errno = n == 0 ? ENODATA : EIO;
 	return -errno;
+}
+
+int pc_read_count(int fd, uint64_t *value)
+{
+	return read_exactly(fd, value, sizeof(*value));
+}
+
+int pc_read_count_enabled(int fd, uint64_t *value, uint64_t *enabled)
+{
+	uint64_t buf[2];
+	int err = read_exactly(fd, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	*value = buf[0];
+	*enabled = buf[1];
+	return 0;
 }
 
 int pc_enable(int fd)

@@ -164,6 +164,11 @@ struct perfconf_attr pc_attr_defer_sampler(void);
  * a short one -EIO.
  */
 int pc_read_count(int fd, uint64_t *value);
+/*
+ * The value and time_enabled of an event opened with read_format
+ * PERF_FORMAT_TOTAL_TIME_ENABLED: 0, or -errno as pc_read_count().
+ */
+int pc_read_count_enabled(int fd, uint64_t *value, uint64_t *enabled);
 /* The event's id (PERF_EVENT_IOC_ID), as samples and read values carry it; 0 if the ioctl failed. */
 uint64_t pc_event_id(int fd);
 /* ioctl wrappers returning 0 or -errno. */

@@ -18,18 +18,6 @@
 
 #define CALLS 7
 
-/* value and time_enabled; 0 or -1. */
-static int read_value(int fd, uint64_t *value, uint64_t *enabled)
-{
-	uint64_t buf[2];
-
-	if (read(fd, buf, sizeof(buf)) != sizeof(buf))
-		return -1;
-	*value = buf[0];
-	*enabled = buf[1];
-	return 0;
-}
-
 TEST(disable_stops_the_count_and_keeps_the_value)
 {
 	struct perfconf_attr attr;
@@ -43,16 +31,16 @@ TEST(disable_stops_the_count_and_keeps_the_value)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pc_work_getppid_calls(CALLS);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(CALLS, value);
 	pc_work_getppid_calls(CALLS);
-	ASSERT_EQ(0, read_value(fd, &value2, &enabled2));
+	ASSERT_EQ(0, pc_read_count_enabled(fd, &value2, &enabled2));
 	EXPECT_EQ(CALLS, value2) TH_LOG("a disabled event counted");
 	EXPECT_EQ(enabled, enabled2) TH_LOG("a disabled event accumulated enabled time");
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pc_work_getppid_calls(CALLS);
-	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(2 * CALLS, value) TH_LOG("enabled again, it counts on from its value");
 	close(fd);
 }

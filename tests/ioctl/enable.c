@@ -23,18 +23,6 @@ static int open_counter(struct perfconf_attr *attr)
 	return pc_open(attr, 0, -1, -1, 0);
 }
 
-/* value and time_enabled; 0 or -1. */
-static int read_value(int fd, uint64_t *value, uint64_t *enabled)
-{
-	uint64_t buf[2];
-
-	if (read(fd, buf, sizeof(buf)) != sizeof(buf))
-		return -1;
-	*value = buf[0];
-	*enabled = buf[1];
-	return 0;
-}
-
 TEST(disabled_event_counts_from_enable)
 {
 	struct perfconf_attr attr;
@@ -45,13 +33,13 @@ TEST(disabled_event_counts_from_enable)
 	fd = open_counter(&attr);
 	ASSERT_OPEN(fd);
 	pc_work_getppid_calls(CALLS);
-	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(0, value);
 	EXPECT_EQ(0, enabled) TH_LOG("a disabled event accumulated enabled time");
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pc_work_getppid_calls(CALLS);
-	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(CALLS, value);
 	EXPECT_LT(0, enabled);
 	close(fd);
@@ -70,7 +58,7 @@ TEST(enable_twice_keeps_the_count)
 	pc_work_getppid_calls(CALLS);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pc_work_getppid_calls(CALLS);
-	ASSERT_EQ(0, read_value(fd, &value, &enabled));
+	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(2 * CALLS, value);
 	close(fd);
 }

@@ -48,6 +48,15 @@ static int refresh_errno(int fd, int n)
 	return ioctl(fd, PERF_EVENT_IOC_REFRESH, n) ? errno : 0;
 }
 
+/* REFRESH on fd is EINVAL, and three faults later it is still off; closes fd. */
+static void expect_refused(struct __test_metadata *_metadata, int fd, struct pc_faults *f)
+{
+	EXPECT_ERRNO(EINVAL, refresh_errno(fd, 1));
+	pc_faults_next(f, 3);
+	EXPECT_EQ(0, pc_count_of(fd)) TH_LOG("a refused refresh enabled the event");
+	close(fd);
+}
+
 FIXTURE(refresh) {
 	struct pc_capture cap;
 	struct pc_faults f;
@@ -167,10 +176,7 @@ TEST(inherited_event_is_einval)
 	attr.inherit = 1;
 	fd = pc_open(&attr, 0, -1, -1, 0);
 	ASSERT_OPEN(fd);
-	EXPECT_ERRNO(EINVAL, refresh_errno(fd, 1));
-	pc_faults_next(&f, 3);
-	EXPECT_EQ(0, pc_count_of(fd)) TH_LOG("a refused refresh enabled the event");
-	close(fd);
+	expect_refused(_metadata, fd, &f);
 
 	attr.inherit = 0;
 	fd = pc_open(&attr, 0, -1, -1, 0);
@@ -197,10 +203,7 @@ TEST(counting_event_is_einval)
 	pc_faults_next(&f, 1);
 	fd = pc_open(&attr, 0, -1, -1, 0);
 	ASSERT_OPEN(fd);
-	EXPECT_ERRNO(EINVAL, refresh_errno(fd, 1));
-	pc_faults_next(&f, 3);
-	EXPECT_EQ(0, pc_count_of(fd)) TH_LOG("a refused refresh enabled the event");
-	close(fd);
+	expect_refused(_metadata, fd, &f);
 	pc_faults_unmap(&f);
 }
 
