@@ -11,6 +11,7 @@
 #endif
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,6 +98,22 @@
 
 /* Become uid 65534 with no capabilities, verified. */
 #define BECOME_NOBODY() BECOME_IDENTITY(pc_identity("unprivileged"))
+
+/*
+ * Set perf_event_paranoid to level with pc_sysctl_set() (an exclusive
+ * binary; its parent restores it), and check that it took: SKIP where this
+ * kernel refuses the level, BLOCKED where it cannot be written.
+ */
+#define SET_PARANOID(level) do { \
+	long now_ = LONG_MIN; \
+	int e_ = pc_sysctl_set(PC_PARANOID_SYSCTL, (level)); \
+	if (e_ == -EINVAL) \
+		SKIP(return, "this kernel refuses perf_event_paranoid %d", (level)); \
+	if (e_) \
+		BLOCKED("cannot set perf_event_paranoid to %d (%s)", (level), pc_errno_name(-e_)); \
+	ASSERT_EQ(0, pc_sysctl_get(PC_PARANOID_SYSCTL, &now_)); \
+	ASSERT_EQ((level), now_); \
+} while (0)
 
 /*
  * A case that measures with an instrument (instrument.h) whose own subject

@@ -322,6 +322,8 @@ static const char *const ebadf[] = {
 };
 static const char *const ebadf_k[] = {
 	"group_fd is open but is not a perf event (perf_fget_light)",
+	"with PERF_FLAG_PID_CGROUP, pid is open but is not a cgroup directory"
+	" (css_tryget_online_from_dir)",
 };
 static const char *const ebusy[] = {
 	"another event already has exclusive use of the PMU (since 4.1)",
@@ -333,6 +335,10 @@ static const char *const ebusy_k[] = {
 };
 static const char *const efault[] = {
 	"attr points at memory that cannot be read",
+};
+static const char *const efault_k[] = {
+	"attr.size reaches past the kernel's struct into memory that cannot be"
+	" read (copy_struct_from_user checks those bytes for zero)",
 };
 static const char *const eintr[] = {
 	"a uprobe event that ftrace already uses is opened for perf, or the reverse",
@@ -354,6 +360,12 @@ static const char *const einval_k[] = {
 	"pid -1 and cpu -1 together (perf_event_alloc)",
 	"a reserved attr bit or field is not zero (perf_copy_attr)",
 	"sample_period with bit 63 set",
+	"the group leader differs in inherit or clock, or is itself a member",
+	"sample_stack_user not a multiple of 8",
+	"an unknown clockid (perf_event_set_clock)",
+	"WEIGHT with WEIGHT_STRUCT (5.12); inherit_thread without inherit,"
+	" remove_on_exec with enable_on_exec, sigtrap without remove_on_exec (5.13)",
+	"a tracepoint id that names no event (perf_trace_init)",
 };
 static const char *const emfile[] = {
 	"the process has no free file descriptor (RLIMIT_NOFILE)",
@@ -365,10 +377,15 @@ static const char *const enodev_k[] = {
 	"the group leader has exited or was removed on exec",
 	"the CPU is offline",
 	"the CPU is outside the PMU's scope (uncore and similar PMUs)",
+	"the PMU's module is going away (try_module_get fails)",
 };
 static const char *const enoent[] = {
 	"attr.type is not valid",
 	"some generic events the PMU does not support",
+};
+static const char *const enoent_k[] = {
+	"a software event past PERF_COUNT_SW_MAX (perf_swevent_init)",
+	"the file of a uprobe, or the function of a kprobe, does not exist",
 };
 static const char *const enospc[] = {
 	"more breakpoints than the hardware has",
@@ -402,6 +419,12 @@ static const char *const eperm[] = {
 	"a breakpoint on a kernel address without privilege",
 	"a kernel function-trace tracepoint without privilege (since 3.13)",
 };
+static const char *const eperm_k[] = {
+	"raw tracepoint data (PERF_SAMPLE_RAW) without CAP_PERFMON, at a level"
+	" above -1, from a tracepoint not open to any user (perf_allow_tracepoint)",
+	"PERF_SAMPLE_REGS_INTR under lockdown (LOCKDOWN_PERF)",
+	"a security module refuses (security_perf_event_open)",
+};
 static const char *const esrch[] = {
 	"the process to attach to does not exist",
 };
@@ -417,17 +440,17 @@ const struct pc_abi_errno pc_abi_errnos[] = {
 	ERRNO(EACCES,     eacces,     0,             LIST(eacces),     LIST(eacces_k))
 	ERRNO(EBADF,      ebadf,      0,             LIST(ebadf),      LIST(ebadf_k))
 	ERRNO(EBUSY,      ebusy,      PC_KVER(4, 1), LIST(ebusy),      LIST(ebusy_k))
-	ERRNO(EFAULT,     efault,     0,             LIST(efault),     NONE)
+	ERRNO(EFAULT,     efault,     0,             LIST(efault),     LIST(efault_k))
 	ERRNO(EINTR,      eintr,      0,             LIST(eintr),      NONE)
 	ERRNO(EINVAL,     einval,     0,             LIST(einval),     LIST(einval_k))
 	ERRNO(EMFILE,     emfile,     0,             LIST(emfile),     NONE)
 	ERRNO(ENODEV,     enodev,     0,             LIST(enodev),     LIST(enodev_k))
-	ERRNO(ENOENT,     enoent,     0,             LIST(enoent),     NONE)
+	ERRNO(ENOENT,     enoent,     0,             LIST(enoent),     LIST(enoent_k))
 	ERRNO(ENOSPC,     enospc,     0,             LIST(enospc),     NONE)
 	ERRNO(ENOSYS,     enosys,     0,             LIST(enosys),     LIST(enosys_k))
 	ERRNO(EOPNOTSUPP, eopnotsupp, 0,             LIST(eopnotsupp), LIST(eopnotsupp_k))
 	ERRNO(EOVERFLOW,  eoverflow,  PC_KVER(4, 8), LIST(eoverflow),  NONE)
-	ERRNO(EPERM,      eperm,      0,             LIST(eperm),      NONE)
+	ERRNO(EPERM,      eperm,      0,             LIST(eperm),      LIST(eperm_k))
 	ERRNO(ESRCH,      esrch,      0,             LIST(esrch),      LIST(esrch_k))
 };
 const size_t pc_abi_errnos_count = sizeof(pc_abi_errnos) / sizeof(pc_abi_errnos[0]);

@@ -113,6 +113,24 @@ struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint6
 	return a;
 }
 
+struct perfconf_attr pc_attr_fault_sampler(uint64_t config)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(config, 1, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID);
+
+	attr.exclude_kernel = 1;
+	attr.sample_id_all = 1;
+	return attr;
+}
+
+struct perfconf_attr pc_attr_user_faults(void)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	return attr;
+}
+
 struct perfconf_attr pc_attr_user_callchain_sampler(uint16_t limit)
 {
 	struct perfconf_attr a = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,

@@ -66,6 +66,28 @@ struct perfconf_attr pc_attr_sw(uint64_t config);
 /* A software sampling event with this period and sample_type. */
 struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint64_t sample_type);
 /*
+ * A sampler of this task's user-mode page faults, one sample per fault
+ * (config PERF_COUNT_SW_PAGE_FAULTS or _MIN), each sample and each other
+ * record (sample_id_all) naming its event by PERF_SAMPLE_IDENTIFIER, with
+ * PERF_SAMPLE_TID: for rings that hold the records of several events.
+ *
+ * Two such events of one task must count different configs: the software
+ * events an occurrence matches are handed one perf_sample_data in turn
+ * (kernel/events/core.c, do_perf_sw_event), and since 6.1 its sample_flags
+ * also mark the sample_id fields as filled (6.12:
+ * __perf_event_header__init_id, lines 7344-7346; perf_prepare_sample, line
+ * 7903), so the second event's samples carry the first one's IDENTIFIER.
+ * Seen on 6.18: two PAGE_FAULTS samplers, each sample in its own ring, all
+ * of them with one event's id.
+ */
+struct perfconf_attr pc_attr_fault_sampler(uint64_t config);
+/*
+ * A counter of this task's user-mode page faults (exclude_kernel and
+ * exclude_hv): what any user may count of its own task at every paranoid
+ * level up to 2.
+ */
+struct perfconf_attr pc_attr_user_faults(void);
+/*
  * Each user-mode page fault of this task sampled with its IP and its user
  * callchain of at most sample_max_stack = limit frames (exclude_kernel,
  * exclude_callchain_kernel: no kernel part asked for).

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,6 +109,51 @@ int pc_cgroup_remove(const char *path)
 	if (rmdir(path) && errno != ENOENT)
 		return -errno;
 	return 0;
+}
+
+int pc_cgroup_attach(const char *path, pid_t pid)
+{
+	char procs[PATH_MAX + 16];
+	FILE *f;
+	int err = 0;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	f = fopen(procs, "w");
+	if (!f)
+		return -errno;
+	/* the kernel moves the process on the write: its error comes with the flush */
+	if (fprintf(f, "%d\n", (int)pid) < 0 || fflush(f))
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+int pc_cgroup_mount_private(struct pc_cgroup_mount *m)
+{
+	char dir[] = "/tmp/perfconf-cgroup2-XXXXXX";
+	int err;
+
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	if (!mkdtemp(dir))
+		return -errno;
+	if (mount("cgroup2", dir, "cgroup2", 0, NULL)) {
+		err = -errno;
+		rmdir(dir);
+		return err;
+	}
+	snprintf(m->dir, sizeof(m->dir), "%s", dir);
+	snprintf(m->root, sizeof(m->root), "/");
+	m->v2 = true;
+	return 0;
+}
+
+int pc_cgroup_unmount_private(const struct pc_cgroup_mount *m)
+{
+	if (umount2(m->dir, MNT_DETACH) && errno != EINVAL)
+		return -errno;
+	return rmdir(m->dir) && errno != ENOENT ? -errno : 0;
 }
 
 /* The path of a /proc/self/cgroup line "<id>:<controllers>:<path>" if it is the hierarchy's, else NULL. */

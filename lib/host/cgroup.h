@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct pc_cgroup_mount {
 	char dir[PATH_MAX];	/* the mount point */
@@ -44,6 +45,19 @@ void pc_cgroup_kernel_path(const struct pc_cgroup_mount *m, const char *rel, cha
 
 /* rmdir, ignoring a path that is already gone. 0 or -errno. */
 int pc_cgroup_remove(const char *path);
+
+/* Move the process pid into the cgroup at path (its cgroup.procs). 0 or -errno. */
+int pc_cgroup_attach(const char *path, pid_t pid);
+
+/*
+ * For a machine where no cgroup hierarchy is mounted: the calling process
+ * moves into a mount namespace of its own (so the mount is gone with it)
+ * and mounts cgroup2 on a fresh directory under /tmp, described in *m.
+ * 0 or -errno. Undo with pc_cgroup_unmount_private().
+ */
+int pc_cgroup_mount_private(struct pc_cgroup_mount *m);
+/* Unmount such a mount and remove its directory. 0 or -errno. */
+int pc_cgroup_unmount_private(const struct pc_cgroup_mount *m);
 
 /*
  * This process's own cgroup in that hierarchy (/proc/self/cgroup: the

@@ -21,6 +21,7 @@
 #define STATE_NAME "sysctl.state"
 #define MAX_ENTRIES 64
 #define MAX_NAME 128
+#define CPU_ONLINE_FMT "/sys/devices/system/cpu/cpu%u/online"
 
 struct entry {
 	char name[MAX_NAME];
@@ -43,7 +44,7 @@ const char *pc_sysctl_state_path(void)
 }
 
 /* "kernel/perf_event_paranoid": no absolute paths, no "..", no odd bytes. */
-static int valid_name(const char *name)
+static int sysctl_name(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -55,12 +56,35 @@ static int valid_name(const char *name)
 	return 1;
 }
 
+/* The one absolute name there is: "/sys/devices/system/cpu/cpu<N>/online". */
+static int cpu_online_name(const char *name)
+{
+	char canon[MAX_NAME];
+	unsigned int cpu;
+
+	if (sscanf(name, CPU_ONLINE_FMT, &cpu) != 1)
+		return 0;
+	snprintf(canon, sizeof(canon), CPU_ONLINE_FMT, cpu);
+	return !strcmp(canon, name);
+}
+
+static int valid_name(const char *name)
+{
+	return sysctl_name(name) || cpu_online_name(name);
+}
+
 static int proc_path(const char *name, char *buf, size_t len)
 {
 	if (!valid_name(name))
 		return -EINVAL;
-	snprintf(buf, len, "/proc/sys/%s", name);
+	snprintf(buf, len, "%s%s", name[0] == '/' ? "" : "/proc/sys/", name);
 	return 0;
+}
+
+const char *pc_sysctl_cpu_online(int cpu, char *buf, size_t len)
+{
+	snprintf(buf, len, CPU_ONLINE_FMT, cpu);
+	return buf;
 }
 
 int pc_sysctl_get(const char *name, long *value)

@@ -11,7 +11,9 @@
  *
  * State file format, one line per sysctl, under an flock:
  *	<name> <original value>
- * where name is the path under /proc/sys, e.g. "kernel/perf_event_paranoid".
+ * where name is the path under /proc/sys, e.g. "kernel/perf_event_paranoid",
+ * or the one other global switch a test may flip, a CPU's hotplug state:
+ * "/sys/devices/system/cpu/cpu<N>/online" (pc_sysctl_cpu_online()).
  *
  * A test binary that changes global state must declare
  * PERFCONF_META("exclusive") so the runner never runs it beside others.
@@ -25,6 +27,8 @@ const char *pc_sysctl_state_path(void);
 int pc_sysctl_get(const char *name, long *value);
 /* Save the original (if not yet saved), then write value. 0 or -errno. */
 int pc_sysctl_set(const char *name, long value);
+/* The name under which pc_sysctl_set() takes cpu's online state (0 or 1). */
+const char *pc_sysctl_cpu_online(int cpu, char *buf, size_t len);
 /* Restore one sysctl from the state file and drop its entry. 0, or -errno. */
 int pc_sysctl_restore(const char *name);
 /*

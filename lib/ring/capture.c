@@ -147,6 +147,26 @@ size_t pc_capture_count(const struct pc_capture *c, uint32_t type)
 	return n;
 }
 
+size_t pc_capture_samples_of(const struct pc_capture *c, uint64_t id, uint32_t pid)
+{
+	const struct pc_sample *s;
+	size_t n = 0;
+
+	for (size_t i = 0; (s = pc_capture_sample(c, i)); i++)
+		n += s->identifier == id && (!pid || s->pid == pid);
+	return n;
+}
+
+uint64_t pc_capture_lost_total(const struct pc_capture *c)
+{
+	const struct pc_record *r;
+	uint64_t lost = 0;
+
+	for (size_t i = 0; (r = pc_capture_find(c, PERF_RECORD_LOST, i)); i++)
+		lost += r->lost.lost;
+	return lost;
+}
+
 void pc_capture_types(const struct pc_capture *c, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -75,6 +75,10 @@ const struct pc_record *pc_capture_find(const struct pc_capture *c, uint32_t typ
 /* The nth PERF_RECORD_SAMPLE's parsed sample, or NULL. */
 const struct pc_sample *pc_capture_sample(const struct pc_capture *c, size_t nth);
 size_t pc_capture_count(const struct pc_capture *c, uint32_t type);
+/* The samples whose PERF_SAMPLE_IDENTIFIER is id, of task pid (of any task when pid is 0). */
+size_t pc_capture_samples_of(const struct pc_capture *c, uint64_t id, uint32_t pid);
+/* The sum of the `lost` fields of the capture's PERF_RECORD_LOSTs. */
+uint64_t pc_capture_lost_total(const struct pc_capture *c);
 /* The distinct record types seen, in order of first arrival: "MMAP2,COMM,EXIT". */
 void pc_capture_types(const struct pc_capture *c, char *buf, size_t len);
 void pc_capture_close(struct pc_capture *c);

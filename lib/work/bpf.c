@@ -110,6 +110,20 @@ int pc_bpf_load_trivial_tracepoint(struct pc_bpf_prog *p, const char *name)
 	return load(p, BPF_PROG_TYPE_TRACEPOINT, name, trivial, sizeof(trivial) / sizeof(trivial[0]));
 }
 
+int pc_bpf_load_tracepoint_returning(struct pc_bpf_prog *p, const char *name, int ret)
+{
+	const struct bpf_insn insns[] = { MOV64_IMM(BPF_REG_0, ret), EXIT() };
+
+	return load(p, BPF_PROG_TYPE_TRACEPOINT, name, insns, sizeof(insns) / sizeof(insns[0]));
+}
+
+int pc_bpf_load_perf_event_returning(struct pc_bpf_prog *p, const char *name, int ret)
+{
+	const struct bpf_insn insns[] = { MOV64_IMM(BPF_REG_0, ret), EXIT() };
+
+	return load(p, BPF_PROG_TYPE_PERF_EVENT, name, insns, sizeof(insns) / sizeof(insns[0]));
+}
+
 int pc_bpf_load_tail_caller(struct pc_bpf_prog *p, const char *name, int map_fd)
 {
 	/* r1 still holds the context, as bpf_tail_call() wants it. */

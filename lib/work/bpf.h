@@ -47,6 +47,19 @@ int pc_bpf_load_trivial(struct pc_bpf_prog *p, const char *name);
  */
 int pc_bpf_load_trivial_tracepoint(struct pc_bpf_prog *p, const char *name);
 /*
+ * "r0 = ret; exit" as a tracepoint program: 0 drops every hit of the
+ * tracepoint it is attached to, anything else keeps them
+ * (trace_call_bpf()). 0, or -errno as above.
+ */
+int pc_bpf_load_tracepoint_returning(struct pc_bpf_prog *p, const char *name, int ret);
+/*
+ * "r0 = ret; exit" as a perf event program (BPF_PROG_TYPE_PERF_EVENT), for
+ * PERF_EVENT_IOC_SET_BPF on an event that is not a tracepoint or probe: it
+ * runs at each overflow, and 0 drops the sample (bpf_overflow_handler()).
+ * 0, or -errno as above (-EINVAL where the kernel has no such programs).
+ */
+int pc_bpf_load_perf_event_returning(struct pc_bpf_prog *p, const char *name, int ret);
+/*
  * A socket filter that tail-calls slot 0 of the prog array map_fd with a
  * constant key (a direct tail call that the x86 JIT patches in place when
  * the slot is filled), then returns 0. 0 or -errno, as above.
@@ -81,6 +94,20 @@ int pc_bpf_jit_harden(void);
 	if (err_ == -EPERM || err_ == -ENOSYS) \
 		SKIP(return, "loading a BPF program is not permitted here (%s)", pc_errno_name(-err_)); \
 	ASSERT_ERRNO(0, -err_); \
+} while (0)
+
+/*
+ * In a test: ASSERT that `load` (a pc_bpf_load_*() call of a tracing
+ * program) worked; SKIP where this user may not load it (EPERM, ENOSYS)
+ * or the kernel has no tracing programs (EINVAL: CONFIG_BPF_EVENTS).
+ */
+#define LOAD_TRACING_BPF_OR_SKIP(load) do { \
+	int e_ = -(load); \
+	if (e_ == EPERM || e_ == ENOSYS) \
+		SKIP(return, "loading a BPF tracing program is not permitted here (%s)", pc_errno_name(e_)); \
+	if (e_ == EINVAL) \
+		SKIP(return, "no BPF tracing programs on this kernel (BPF_EVENTS?): %s", pc_errno_name(e_)); \
+	ASSERT_ERRNO(0, e_); \
 } while (0)
 
 #endif

@@ -125,6 +125,11 @@ TEST_F(state, bad_names_and_malformed_state_file)
 	EXPECT_EQ(-EINVAL, pc_sysctl_set("../../etc/passwd", 1));
 	EXPECT_EQ(-EINVAL, pc_sysctl_set("/proc/sys/kernel/perf_event_paranoid", 1));
 	EXPECT_EQ(-EINVAL, pc_sysctl_set("kernel/perf event", 1));
+	/* the one absolute name is a CPU's online switch, spelled exactly */
+	EXPECT_EQ(-EINVAL, pc_sysctl_set("/sys/devices/system/cpu/cpu1/../cpu0/online", 1));
+	EXPECT_EQ(-EINVAL, pc_sysctl_set("/sys/devices/system/cpu/cpu01/online", 1));
+	EXPECT_EQ(-EINVAL, pc_sysctl_set("/sys/devices/system/cpu/cpu1/online/x", 1));
+	EXPECT_EQ(-ENOENT, pc_sysctl_set("/sys/devices/system/cpu/cpu99999/online", 1));
 	EXPECT_EQ(-ENOENT, pc_sysctl_set("kernel/no_such_sysctl", 1));
 	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));	/* nothing saved for those */
 

@@ -52,23 +52,10 @@ struct cell {
 	FIXTURE_VARIANT_ADD(fixture, paranoid_2) { .level = 2 }; \
 	FIXTURE_VARIANT_ADD(fixture, paranoid_3) { .level = 3 }
 
-static void cell_set_level(struct __test_metadata *_metadata, int level)
-{
-	long now = LONG_MIN;
-	int err = pc_sysctl_set(PC_PARANOID_SYSCTL, level);
-
-	if (err == -EINVAL)
-		SKIP(return, "this kernel refuses perf_event_paranoid %d", level);
-	if (err)
-		BLOCKED("cannot set perf_event_paranoid to %d (%s)", level, pc_errno_name(-err));
-	ASSERT_EQ(0, pc_sysctl_get(PC_PARANOID_SYSCTL, &now));
-	ASSERT_EQ(level, now);
-}
-
 #define CELL_FIXTURE(identity) \
 	FIXTURE(identity) {}; \
 	CELL_LEVELS(identity); \
-	FIXTURE_SETUP(identity) { cell_set_level(_metadata, variant->level); } \
+	FIXTURE_SETUP(identity) { SET_PARANOID(variant->level); } \
 	FIXTURE_TEARDOWN_PARENT(identity) { pc_sysctl_restore(PC_PARANOID_SYSCTL); }
 
 CELL_FIXTURE(root);

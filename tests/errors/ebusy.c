@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * EBUSY from perf_event_open() (since Linux 4.1): another event already has
+ * exclusive use of the PMU. Some PMUs (instruction tracers: intel_pt,
+ * intel_bts, arm_spe, cs_etm and the like) set PERF_PMU_CAP_EXCLUSIVE: one
+ * event at a time may use them in a context.
+ *
+ * In kernel/events/core.c (6.12) exclusive_event_init() (line 5270) keeps
+ * per-task and CPU-wide events of such a PMU apart (a per-task event while
+ * a CPU-wide one exists, or the reverse: EBUSY), and
+ * exclusive_event_installable() answers EBUSY at the open (lines 13121 and
+ * 13314) when the context already holds an event of that PMU. Each refusal
+ * has its control: once the first event is closed, the same open succeeds.
+ *
+ * sysfs does not say which PMUs are exclusive, so they are known by name;
+ * a machine with none of them SKIPs with that reason.
+ */
+#include "perfconf.h"
+
+/* A CPU-wide event of an exclusive PMU locks out every other user of it. */
+PERFCONF_META("exclusive");
+
+/* The PMUs that set PERF_PMU_CAP_EXCLUSIVE in 6.12, by sysfs name prefix. */
+static const char *const exclusive_pmus[] = {
+	"intel_pt", "intel_bts", "arm_spe_", "cs_etm", "hisi_ptt",
+};
+
+FIXTURE(global) {
+	char pmu[128];
+	int type;
+};
+
+FIXTURE_SETUP(global)
+{
+	char **pmus = pc_pmu_list();
+
+	self->type = -1;
+	for (size_t i = 0; pmus && pmus[i] && self->type < 0; i++)
+		for (size_t j = 0; j < sizeof(exclusive_pmus) / sizeof(exclusive_pmus[0]); j++)
+			if (!strncmp(pmus[i], exclusive_pmus[j], strlen(exclusive_pmus[j]))) {
+				snprintf(self->pmu, sizeof(self->pmu), "%s", pmus[i]);
+				self->type = pc_pmu_type(pmus[i]);
+				break;
+			}
+	pc_strv_free(pmus);
+	if (self->type < 0)
+		SKIP(return, "no exclusive PMU (intel_pt, intel_bts, arm_spe, cs_etm...) on this machine");
+}
+
+FIXTURE_TEARDOWN(global)
+{
+}
+
+/* An event of the exclusive PMU with its default config, user mode only. */
+static struct perfconf_attr exclusive_event(FIXTURE_DATA(global) *self)
+{
+	struct perfconf_attr attr = pc_attr((uint32_t)self->type, 0);
+
+	attr.exclude_kernel = 1;
+	return attr;
+}
+
+/* The first event of the PMU on (pid, cpu), or SKIP where even that is refused here. */
+#define FIRST(fd, pid, cpu) do { \
+	struct perfconf_attr a_ = exclusive_event(self); \
+	fd = pc_open(&a_, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC); \
+	if (fd < 0) \
+		SKIP(return, "%s refuses even one event here (%s)", self->pmu, \
+		     pc_errno_name(pc_last_open_errno())); \
+} while (0)
+
+TEST_F(global, second_event_in_one_task_is_ebusy)
+{
+	struct perfconf_attr attr = exclusive_event(self);
+	int fd;
+
+	FIRST(fd, 0, -1);
+	EXPECT_ERRNO(EBUSY, pc_open_errno(&attr, 0, -1, -1, 0));
+	close(fd);
+	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("the control");
+}
+
+TEST_F(global, per_task_event_beside_a_cpu_wide_one_is_ebusy)
+{
+	struct perfconf_attr attr = exclusive_event(self);
+	int fd;
+
+	FIRST(fd, -1, 0);
+	EXPECT_ERRNO(EBUSY, pc_open_errno(&attr, 0, -1, -1, 0));
+	close(fd);
+	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("the control");
+}
+
+TEST_F(global, cpu_wide_event_beside_a_per_task_one_is_ebusy)
+{
+	struct perfconf_attr attr = exclusive_event(self);
+	int fd;
+
+	FIRST(fd, 0, -1);
+	EXPECT_ERRNO(EBUSY, pc_open_errno(&attr, -1, 0, -1, 0));
+	close(fd);
+	EXPECT_ERRNO(0, pc_open_errno(&attr, -1, 0, -1, 0)) TH_LOG("the control");
+}
+
+TEST_HARNESS_MAIN
