@@ -24,9 +24,10 @@
  *    the kernel's own instructions in between are counted by the leader
  *    only (pinned: `same_after_flag_group`);
  *  - a group read through a sibling's fd reads the whole group;
- *  - closing the leader does not close its siblings: an enabled sibling
- *    becomes an event of its own and counts from the next time the task
- *    is scheduled in. (So a test reads every member before it closes any.)
+ *  - closing the leader does not close its siblings: each becomes an event
+ *    of its own and, if it was active, goes on counting (perf_group_detach
+ *    keeps it on the active list; tests/errors/close.c counts it exactly).
+ *    A test here still reads every member before it closes any.
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
