@@ -12,7 +12,8 @@
  * has its control: with the other user gone, the same request succeeds.
  *
  * The probe is on a noinline function of this binary, under a name unique
- * to this process, and is removed in the teardown whatever happened.
+ * to this process, and is removed by the parent's teardown, which runs
+ * even when the case crashes.
  */
 #include <fcntl.h>
 
@@ -74,12 +75,17 @@ FIXTURE_SETUP(global)
 	self->defined = 1;
 }
 
-FIXTURE_TEARDOWN(global)
+FIXTURE_TEARDOWN_PARENT(global)
 {
 	char path[512], undef[160];
 
 	if (!self->defined)
 		return;
+	/* the child's tracefs may be a mount of its own namespace: find it here */
+	const char *tracefs = pc_tracefs();
+
+	ASSERT_NE(NULL, tracefs);
+	snprintf(self->dir, sizeof(self->dir), "%s", tracefs);
 	ftrace_enable(self, 0);
 	snprintf(path, sizeof(path), "%s/uprobe_events", self->dir);
 	snprintf(undef, sizeof(undef), "-:%s/%s", self->group, self->event);
