@@ -57,14 +57,24 @@ uint64_t pc_faults_addr(const struct pc_faults *f, size_t k)
 
 int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
 {
-	int err;
+	return pc_faults_enabled_all(f, &fd, 1, n);
+}
+
+int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n)
+{
+	int err = 0, i;
 
 	pc_faults_next(f, 1);
-	err = pc_enable(fd);
-	if (err)
-		return err;
-	pc_faults_next(f, n);
-	return pc_disable(fd);
+	for (i = 0; i < nfds && !err; i++)
+		err = pc_enable(fds[i]);
+	if (!err)
+		pc_faults_next(f, n);
+	while (i-- > 0) {
+		int e = pc_disable(fds[i]);
+
+		err = err ?: e;
+	}
+	return err;
 }
 
 void pc_faults_unmap(struct pc_faults *f)

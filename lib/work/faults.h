@@ -47,6 +47,8 @@ void pc_faults_unmap(struct pc_faults *f);
  * disabling failed.
  */
 int pc_faults_enabled(struct pc_faults *f, int fd, size_t n);
+/* The same with nfds events enabled in order and disabled in reverse. */
+int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n);
 
 /*
  * The noinline function whose store takes each fault: the sampled IP of a

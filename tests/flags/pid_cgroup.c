@@ -108,16 +108,6 @@ FIXTURE_TEARDOWN(global)
 	undo(self);
 }
 
-/* A page-fault counter in user mode, disabled. */
-static struct perfconf_attr faults_attr(void)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	return attr;
-}
-
 /* Open the cgroup's event; SKIP where the perf_event controller is not on that hierarchy. */
 #define OPEN_CGROUP(fd, attr, cgroup_fd, cpu) do { \
 	fd = pc_open(attr, cgroup_fd, cpu, -1, PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC); \
@@ -151,7 +141,7 @@ static int both_work(FIXTURE_DATA(global) *self, const int *fds, int n)
  */
 TEST_F(global, counts_only_tasks_of_the_cgroup)
 {
-	struct perfconf_attr attr = faults_attr();
+	struct perfconf_attr attr = pc_attr_user_faults();
 	int fds[2];
 
 	OPEN_CGROUP(fds[0], &attr, self->dir, self->cpu);
@@ -168,7 +158,7 @@ TEST_F(global, counts_only_tasks_of_the_cgroup)
 /* Also while the cgroup's task is moved away: nothing then. */
 TEST_F(global, task_moved_out_is_not_counted)
 {
-	struct perfconf_attr attr = faults_attr();
+	struct perfconf_attr attr = pc_attr_user_faults();
 	char own[PATH_MAX];
 	int fd;
 
@@ -188,7 +178,7 @@ TEST_F(global, task_moved_out_is_not_counted)
 /* A cgroup needs a CPU: cpu -1 is EINVAL, as is pid -1. */
 TEST_F(global, cpu_minus_1_is_einval)
 {
-	struct perfconf_attr attr = faults_attr();
+	struct perfconf_attr attr = pc_attr_user_faults();
 	int fd;
 
 	EXPECT_ERRNO(EINVAL, pc_open_errno(&attr, self->dir, -1, -1, PERF_FLAG_PID_CGROUP));
@@ -204,7 +194,7 @@ TEST_F(global, cpu_minus_1_is_einval)
  */
 static void expect_ebadf(struct __test_metadata *_metadata, FIXTURE_DATA(global) *self, int bad)
 {
-	struct perfconf_attr attr = faults_attr();
+	struct perfconf_attr attr = pc_attr_user_faults();
 	int fd;
 
 	EXPECT_ERRNO(EBADF, pc_open_errno(&attr, bad, self->cpu, -1, PERF_FLAG_PID_CGROUP));
@@ -268,7 +258,7 @@ TEST_F(global, pipe_is_ebadf)
  */
 TEST_F(global, without_flag_the_fd_is_a_pid)
 {
-	struct perfconf_attr attr = faults_attr();
+	struct perfconf_attr attr = pc_attr_user_faults();
 	struct rlimit r;
 	int fd, as_pid;
 

@@ -67,21 +67,6 @@ static size_t ring_samples(struct pc_ring *r)
 	return pc_ring_for_each(r, count_sample, &n, NULL) < 0 ? (size_t)-1 : n;
 }
 
-/* Enable the fds, take n faults, disable them (in reverse): 0, or -1. */
-static int faults_enabled(struct pc_faults *f, const int *fds, int nfds, size_t n)
-{
-	for (int i = 0; i < nfds; i++)
-		if (pc_enable(fds[i]))
-			return -1;
-	size_t done = pc_faults_next(f, n);
-
-	for (int i = nfds - 1; i >= 0; i--)
-		if (pc_disable(fds[i]))
-			return -1;
-	return done == n ? 0 : -1;
-}
-
-/* The target's ring, and a sampling event of the same task with no ring. */
 /* A source event, the sampler whose ring it may write into, and the pages they count faults of. */
 struct pair {
 	struct pc_capture target;
@@ -115,7 +100,7 @@ FIXTURE_SETUP(global)
 	self->p.source = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(self->p.source);
 	/* the path the faults take, enabling included, is paged in (the source has no ring yet) */
-	ASSERT_EQ(0, faults_enabled(&self->p.f, &self->p.source, 1, 1));
+	ASSERT_EQ(0, pc_faults_enabled(&self->p.f, self->p.source, 1));
 	ASSERT_EQ(0, pc_reset(self->p.source));
 }
 
@@ -129,7 +114,7 @@ static int run_both(struct __test_metadata *_metadata, struct pair *p, size_t n)
 {
 	int fds[2] = { p->target.fd, p->source };
 
-	if (faults_enabled(&p->f, fds, 2, n))
+	if (pc_faults_enabled_all(&p->f, fds, 2, n))
 		return -1;
 	if (pc_capture_read(&p->target) < 0) {
 		TH_LOG("%s", p->target.error);
@@ -218,7 +203,7 @@ TEST_F(global, into_event_without_ring_is_einval)
 	EXPECT_ERRNO(EINVAL, set_output_errno(self->p.source, bare));
 	ASSERT_EQ(0, pc_ring_map(&ring, bare, 2, PC_RING_READWRITE));
 	ASSERT_ERRNO(0, set_output_errno(self->p.source, bare)) TH_LOG("the control");
-	ASSERT_EQ(0, faults_enabled(&self->p.f, &self->p.source, 1, FAULTS));
+	ASSERT_EQ(0, pc_faults_enabled(&self->p.f, self->p.source, FAULTS));
 	EXPECT_EQ(FAULTS, ring_samples(&ring));
 	pc_ring_unmap(&ring);
 	close(bare);
