@@ -341,6 +341,9 @@ static int group_larger_than_the_counters(int bad)
 	struct perfconf_attr a = pc_attr_hw(PERF_COUNT_HW_INSTRUCTIONS);
 	int fds[64], n, err = 0;
 
+	/* enabled: the drivers' group checks (validate_group) leave out members that are off */
+	a.disabled = 0;
+
 	fds[0] = pc_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fds[0] < 0) {
 		not_here = "no hardware PMU counts instructions here";

@@ -63,11 +63,18 @@ FIXTURE_SETUP(group)
 	pc_work_page_faults(1);
 }
 
+static void close_group(int *fds)
+{
+	for (int i = MAX_MEMBERS - 1; i >= 0; i--) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
 FIXTURE_TEARDOWN(group)
 {
-	for (int i = MAX_MEMBERS - 1; i >= 0; i--)
-		if (self->fds[i] >= 0)
-			close(self->fds[i]);
+	close_group(self->fds);
 }
 
 /*
@@ -96,6 +103,9 @@ TEST_F(group, one_byte_short_is_enospc)
 {
 	uint64_t bits = known_bits();
 
+	/* once unmeasured: the stack and code below this frame are paged in (seen: 33 of 32 on arm64) */
+	ASSERT_ERRNO(0, count_group(self->fds, variant->members, 0));
+	close_group(self->fds);
 	for (uint64_t rf = 0; rf <= bits; rf++) {
 		if (rf & ~bits)
 			continue;
@@ -138,11 +148,7 @@ TEST_F(group, one_byte_short_is_enospc)
 			/* A larger buffer gets the same size, no more. */
 			EXPECT_EQ((ssize_t)size, read(self->fds[i], buf, sizeof(buf)));
 		}
-		for (int i = MAX_MEMBERS - 1; i >= 0; i--) {
-			if (self->fds[i] >= 0)
-				close(self->fds[i]);
-			self->fds[i] = -1;
-		}
+		close_group(self->fds);
 	}
 }
 
