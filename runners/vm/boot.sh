@@ -31,7 +31,7 @@
 #   VM_TIMEOUT        seconds before the target is stopped (300)
 #   VM_GUEST_TIMEOUT  the runner's --timeout in the guest, guest seconds
 #                     (arm64: 2; x86_64: the runner's default)
-#   VM_MEM, VM_SMP    guest memory in MiB (512) and vCPUs (1)
+#   VM_MEM, VM_SMP    guest memory in MiB (1024: the initramfs, unpacked into RAM, is about 150 MB) and vCPUs (1)
 #   VM_ICOUNT         arm64 -icount value (shift=0)
 #   VM_APPEND         more kernel parameters
 #   VM_ARGS           more runner options in the guest, e.g. "-t attr/*"
@@ -45,7 +45,7 @@ kdir=${2:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 initramfs=${3:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 vm=${VM_DIR:-build/vm}
 timeout=${VM_TIMEOUT:-300}
-mem=${VM_MEM:-512}
+mem=${VM_MEM:-1024}
 smp=${VM_SMP:-1}
 results_root=${VM_RESULTS:-build/results}
 

@@ -31,7 +31,13 @@
 #include "work/measure.h"
 #include "perfconf.h"
 
-PERFCONF_META("exclusive");
+/*
+ * Exclusive: it sets perf_event_paranoid. The timeout: opening
+ * ftrace:function patches every traced kernel function in and out
+ * (stop_machine); under qemu's TCG on a loaded machine one case took more
+ * than the harness's 30 s.
+ */
+PERFCONF_META("exclusive timeout=600");
 
 #define N 8
 
@@ -159,12 +165,12 @@ static void ftrace_function(struct __test_metadata *_metadata, int level, const 
 	}
 }
 
-TEST_F(global, ftrace_function_without_perfmon_is_eperm)
+TEST_F_TIMEOUT(global, ftrace_function_without_perfmon_is_eperm, 240)
 {
 	ftrace_function(_metadata, 0, "unprivileged", EPERM);
 }
 
-TEST_F(global, ftrace_function_at_paranoid_m1_counts)
+TEST_F_TIMEOUT(global, ftrace_function_at_paranoid_m1_counts, 240)
 {
 	ftrace_function(_metadata, -1, "unprivileged", 0);
 }
