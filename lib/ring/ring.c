@@ -16,6 +16,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "event/event.h"
+#include "event/pmu.h"
+#include "host/observe.h"
 #include "ring/record.h"
 #include "ring/ring.h"
 
@@ -381,4 +384,43 @@ void pc_ring_drain(struct pc_ring *r)
 
 	while (pc_ring_next(r, &len, NULL))
 		pc_ring_consume(r);
+}
+
+size_t pc_ring_probe_aux_pmus(size_t *aux, size_t *other, char *names, size_t len)
+{
+	char **pmus = pc_pmu_list();
+	size_t tried = 0;
+
+	*aux = *other = 0;
+	names[0] = 0;
+	for (size_t i = 0; pmus && pmus[i]; i++) {
+		int type = pc_pmu_type(pmus[i]);
+		struct pc_ring ring = { 0 };
+
+		if (type < 0)
+			continue;
+		struct perfconf_attr attr = pc_attr((uint32_t)type, 0);
+		int fd = pc_open(&attr, 0, -1, -1, 0);
+		if (fd < 0)
+			continue;
+		tried++;
+		if (pc_ring_map(&ring, fd, 0, PC_RING_READWRITE) == 0) {
+			int err = -pc_ring_map_aux(&ring, fd, 0, PC_RING_READWRITE);
+
+			if (!err || err != EOPNOTSUPP) {
+				size_t l = strlen(names);
+
+				snprintf(names + l, len - l, "%s%s=%s", l ? "," : "", pmus[i],
+					 err ? pc_errno_name(err) : "aux");
+				if (!err)
+					(*aux)++;
+				else
+					(*other)++;
+			}
+		}
+		pc_ring_unmap(&ring);
+		close(fd);
+	}
+	pc_strv_free(pmus);
+	return tried;
 }

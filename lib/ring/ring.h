@@ -63,6 +63,17 @@ int pc_ring_map(struct pc_ring *r, int fd, unsigned int data_pages_log2, enum pc
  * -EINVAL otherwise. 0 or -errno.
  */
 int pc_ring_map_aux(struct pc_ring *r, int fd, unsigned int pages_log2, enum pc_ring_mode mode);
+/*
+ * Which PMUs here can have an AUX area, found by trying rather than by
+ * name (sysfs has no flag for it): an event of each PMU (config 0, this
+ * task) that opens gets a data ring and then an AUX area mapped.
+ * rb_alloc_aux() refuses the area with EOPNOTSUPP when the PMU has no
+ * setup_aux (has_aux(), kernel/events/ring_buffer.c, since 4.1). Returns
+ * how many PMUs were tried; *aux counts those that took an area, and
+ * *other those refused with another errno than EOPNOTSUPP (both listed in
+ * names[] as "pmu=aux" or "pmu=ERRNO").
+ */
+size_t pc_ring_probe_aux_pmus(size_t *aux, size_t *other, char *names, size_t len);
 /* Unmap everything and free the copy buffer; safe on a zeroed or attached ring. */
 void pc_ring_unmap(struct pc_ring *r);
 

@@ -40,6 +40,7 @@ static long sys_bpf(int cmd, union bpf_attr *attr)
 #define INSN(c, d, s, o, i) \
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 #define MOV64_IMM(d, i)	INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV64_REG(d, s)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
 #define EXIT()		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 #define CALL(f)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 /* A 64-bit load of a map by fd takes two instructions. */
@@ -162,6 +163,56 @@ int pc_bpf_prog_array_set(int map_fd, uint32_t key, int prog_fd)
 	attr.value = (uint64_t)(uintptr_t)&value;
 	attr.flags = BPF_ANY;
 	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+}
+
+int pc_bpf_perf_event_array(uint32_t entries)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 4;
+	attr.max_entries = entries;
+	long fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int pc_bpf_perf_event_array_set(int map_fd, uint32_t key, int perf_fd)
+{
+	/* The same update as a prog array's: a u32 fd for a u32 key. */
+	return pc_bpf_prog_array_set(map_fd, key, perf_fd);
+}
+
+int pc_bpf_load_output_tracepoint(struct pc_bpf_prog *p, const char *name, int map_fd,
+				  uint64_t pid_tgid, const uint32_t *words, unsigned int n)
+{
+	struct bpf_insn insns[32];
+	unsigned int k = 0, jump;
+
+	if (n < 1 || n > 8)
+		return -EINVAL;
+	insns[k++] = MOV64_REG(BPF_REG_6, BPF_REG_1);		/* r6 = ctx */
+	insns[k++] = CALL(BPF_FUNC_get_current_pid_tgid);
+	insns[k++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_2, 0, 0, (int32_t)(uint32_t)pid_tgid);
+	insns[k++] = INSN(0, 0, 0, 0, (int32_t)(uint32_t)(pid_tgid >> 32));
+	jump = k++;						/* if r0 != r2 goto out */
+	for (unsigned int i = 0; i < n; i++)			/* *(u32 *)(r10 - 4n + 4i) = words[i] */
+		insns[k++] = INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, (int16_t)(4 * i - 4 * n),
+				  (int32_t)words[i]);
+	insns[k++] = MOV64_REG(BPF_REG_1, BPF_REG_6);
+	insns[k++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_2, BPF_PSEUDO_MAP_FD, 0, map_fd);
+	insns[k++] = INSN(0, 0, 0, 0, 0);
+	/* BPF_F_CURRENT_CPU in a 32-bit move: zero-extended, the upper flags 0. */
+	insns[k++] = INSN(BPF_ALU | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, (int32_t)0xffffffff);
+	insns[k++] = MOV64_REG(BPF_REG_4, BPF_REG_10);
+	insns[k++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, -(int32_t)(4 * n));
+	insns[k++] = MOV64_IMM(BPF_REG_5, (int32_t)(4 * n));
+	insns[k++] = CALL(BPF_FUNC_perf_event_output);
+	insns[jump] = INSN(BPF_JMP | BPF_JNE | BPF_X, BPF_REG_0, BPF_REG_2, (int16_t)(k - jump - 1), 0);
+	insns[k++] = MOV64_IMM(BPF_REG_0, 1);			/* out: */
+	insns[k++] = EXIT();
+	return load(p, BPF_PROG_TYPE_TRACEPOINT, name, insns, k);
 }
 
 long pc_bpf_jited_image(const struct pc_bpf_prog *p, void *buf, uint32_t len)

@@ -75,6 +75,23 @@ int pc_bpf_prog_array_set(int map_fd, uint32_t key, int prog_fd);
  * kernel does not show it to this user.
  */
 long pc_bpf_jited_image(const struct pc_bpf_prog *p, void *buf, uint32_t len);
+/*
+ * A BPF_MAP_TYPE_PERF_EVENT_ARRAY of `entries` slots, for
+ * bpf_perf_event_output(): its fd, or -errno.
+ */
+int pc_bpf_perf_event_array(uint32_t entries);
+/* Put the perf event perf_fd into slot `key` of such an array. 0 or -errno. */
+int pc_bpf_perf_event_array_set(int map_fd, uint32_t key, int perf_fd);
+/*
+ * A tracepoint program that, when the task whose bpf_get_current_pid_tgid()
+ * is pid_tgid (tgid << 32 | tid) hits the tracepoint, writes the n 32-bit
+ * words (1 to 8) with bpf_perf_event_output() to the slot of the current
+ * CPU of the perf event array map_fd (BPF_F_CURRENT_CPU); it returns 1 for
+ * every hit, keeping the hit for the tracepoint's perf events. 0, or
+ * -errno as pc_bpf_load_trivial_tracepoint().
+ */
+int pc_bpf_load_output_tracepoint(struct pc_bpf_prog *p, const char *name, int map_fd,
+				  uint64_t pid_tgid, const uint32_t *words, unsigned int n);
 /* Close the program's fd (the kernel unloads it when nothing else holds it). */
 void pc_bpf_close(struct pc_bpf_prog *p);
 /* /proc/sys/net/core/bpf_jit_harden, or 0 when unreadable. */

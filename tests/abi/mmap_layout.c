@@ -8,6 +8,7 @@
  * checked by lib/tests/abi_tables.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "perfconf.h"
 
@@ -44,14 +45,58 @@ TEST(counter_read)
 	PAGE(pmc_width);
 }
 
+/*
+ * The fields that convert the CPU's counter into perf-clock time, and the
+ * capability bits that say which of them hold: each bit where the table
+ * says, set alone through the system header's bitfield (a layout that
+ * moved a bit would read as another capability), time_mult 32 bits,
+ * time_shift 16, time_zero/time_cycles/time_mask 64. Whether the kernel
+ * fills them with a conversion that matches PERF_SAMPLE_TIME is
+ * tests/record/user_time's (sample_time_lies_between_converted_counter_reads,
+ * enabled_and_running_times_extend_by_the_counter).
+ */
 TEST(time_conversion)
 {
+	static const struct { const char *name; unsigned int bit; } caps[] = {
+		{ "cap_user_time", 3 }, { "cap_user_time_zero", 4 }, { "cap_user_time_short", 5 },
+	};
+	struct perf_event_mmap_page p;
+	size_t i;
+
 	PAGE(time_shift);
 	PAGE(time_mult);
 	PAGE(time_offset);
 	PAGE(time_zero);
 	PAGE(time_cycles);
 	PAGE(time_mask);
+	EXPECT_EQ(4, MEMBER_SIZE(struct perf_event_mmap_page, time_mult));
+	EXPECT_EQ(2, MEMBER_SIZE(struct perf_event_mmap_page, time_shift));
+	EXPECT_EQ(8, MEMBER_SIZE(struct perf_event_mmap_page, time_zero));
+	EXPECT_EQ(8, MEMBER_SIZE(struct perf_event_mmap_page, time_cycles));
+	EXPECT_EQ(8, MEMBER_SIZE(struct perf_event_mmap_page, time_mask));
+	/* time_cycles and time_mask (5.9) follow the 3.12 fields, before __reserved */
+	EXPECT_LT(offsetof(struct perf_event_mmap_page, time_zero),
+		  offsetof(struct perf_event_mmap_page, time_cycles));
+	EXPECT_LT(offsetof(struct perf_event_mmap_page, time_mask),
+		  offsetof(struct perf_event_mmap_page, __reserved));
+
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		const struct pc_abi_field *f = pc_abi_find(&pc_abi_mmap_page, caps[i].name);
+
+		ASSERT_NE(NULL, f) TH_LOG("%s is not in the table", caps[i].name);
+		EXPECT_EQ(offsetof(struct perf_event_mmap_page, capabilities), f->offset) TH_LOG("%s", caps[i].name);
+		EXPECT_EQ(caps[i].bit, f->bit) TH_LOG("%s: the table's bit", caps[i].name);
+		EXPECT_EQ(1, f->nbits) TH_LOG("%s", caps[i].name);
+	}
+	memset(&p, 0, sizeof(p));
+	p.cap_user_time = 1;
+	EXPECT_EQ(1ULL << 3, p.capabilities) TH_LOG("cap_user_time in the system header");
+	memset(&p, 0, sizeof(p));
+	p.cap_user_time_zero = 1;
+	EXPECT_EQ(1ULL << 4, p.capabilities) TH_LOG("cap_user_time_zero in the system header");
+	memset(&p, 0, sizeof(p));
+	p.cap_user_time_short = 1;
+	EXPECT_EQ(1ULL << 5, p.capabilities) TH_LOG("cap_user_time_short in the system header");
 }
 
 /* "size": the header size up to the __reserved[] fields. */

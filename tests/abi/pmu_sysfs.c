@@ -6,7 +6,9 @@
  * below 64; each events/<name> file is a list of terms that the PMU's
  * format/ describes, and the event it describes can be opened.
  */
+#include <ctype.h>
 #include <dirent.h>
+#include <stdlib.h>
 
 #include "perfconf.h"
 
@@ -55,12 +57,75 @@ static void check_format(struct __test_metadata *_metadata, const char *pmu, con
 	EXPECT_NE(0, f.mask) TH_LOG("%s/format/%s has no bits", pmu, term);
 }
 
+/*
+ * Where to open an event of this PMU: a PMU with a cpumask file counts per
+ * CPU only (uncore-like; pid -1 on the first CPU it lists), any other for
+ * this task on any CPU.
+ */
+static void open_target(const char *pmu, pid_t *pid, int *cpu)
+{
+	char mask[256];
+
+	*pid = 0;
+	*cpu = -1;
+	if (pc_pmu_cpumask(pmu, mask, sizeof(mask)) == 0 && mask[0] >= '0' && mask[0] <= '9') {
+		*pid = -1;
+		*cpu = atoi(mask);
+	}
+}
+
+/* "pmu.event" in lower case, an observation key. */
+static void event_key(char *key, size_t len, const char *pmu, const char *event)
+{
+	snprintf(key, len, "%s.%s", pmu, event);
+	for (char *c = key; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+}
+
+/*
+ * The event an events/ file describes, its terms put into the config words
+ * by the PMU's format/, opens as a counter and counts: enabled for a while,
+ * it reports time enabled and running. A PMU that lists an event this
+ * machine cannot count (ENOENT, EOPNOTSUPP, ENODEV: "not supported by the
+ * hardware") has the errno pinned as an observation; any other refusal
+ * fails.
+ */
 static void check_event(struct __test_metadata *_metadata, const char *pmu, const char *event)
 {
 	struct perfconf_attr attr;
+	uint64_t v[3] = { 0, 0, 0 };
+	char key[128];
+	pid_t pid;
+	int cpu;
 
 	EXPECT_EQ(0, pc_attr_pmu_event(&attr, pmu, event))
 		TH_LOG("%s/events/%s uses a term its format/ lacks", pmu, event);
+	if (_metadata->exit_code == KSFT_FAIL)
+		return;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	open_target(pmu, &pid, &cpu);
+	int fd = pc_open(&attr, pid, cpu, -1, 0);
+	if (fd < 0) {
+		int err = pc_last_open_errno();
+
+		event_key(key, sizeof(key), pmu, event);
+		pc_observe_errno(key, err);
+		EXPECT_TRUE(pc_errno_is_unsupported(err))
+			TH_LOG("%s/events/%s (type %u config %#llx config1 %#llx config2 %#llx) does not open: %s",
+			       pmu, event, attr.type, (unsigned long long)attr.config,
+			       (unsigned long long)attr.config1, (unsigned long long)attr.config2,
+			       pc_errno_name(err));
+		return;
+	}
+	EXPECT_EQ(0, pc_enable(fd)) TH_LOG("%s/events/%s", pmu, event);
+	pc_work_loop(100000);
+	usleep(1000);
+	EXPECT_EQ(0, pc_disable(fd)) TH_LOG("%s/events/%s", pmu, event);
+	EXPECT_EQ((ssize_t)sizeof(v), read(fd, v, sizeof(v))) TH_LOG("%s/events/%s", pmu, event);
+	EXPECT_LT(0, v[1]) TH_LOG("%s/events/%s was never enabled", pmu, event);
+	EXPECT_LT(0, v[2]) TH_LOG("%s/events/%s never ran: it cannot be scheduled alone", pmu, event);
+	EXPECT_GE(v[1], v[2]) TH_LOG("%s/events/%s ran longer than it was enabled", pmu, event);
+	close(fd);
 }
 
 TEST(every_type_is_a_number)

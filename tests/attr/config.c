@@ -88,7 +88,19 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* The clocks count nanoseconds of this task: more than none, no more than the wall time that passed. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * The clocks count nanoseconds of this task: no more than the wall time
+ * that passed, and at least half the CPU time the kernel measured for this
+ * thread around the same window (a clock in microseconds is 1000x short).
+ */
 TEST(clocks_count_nanoseconds)
 {
 	struct perfconf_attr cpu = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
@@ -99,10 +111,12 @@ TEST(clocks_count_nanoseconds)
 
 	ASSERT_OPEN(fds[0]);
 	ASSERT_OPEN(fds[1]);
-	uint64_t start = now_ns();
+	thread_cpu_ns();
+	uint64_t start = now_ns(), on_cpu = thread_cpu_ns();
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
 	pc_work_loop(2000000);
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	on_cpu = thread_cpu_ns() - on_cpu;
 	uint64_t wall = now_ns() - start;
 	ASSERT_EQ(0, pc_read_count(fds[0], &cpu_ns));
 	ASSERT_EQ(0, pc_read_count(fds[1], &task_ns));
@@ -111,6 +125,8 @@ TEST(clocks_count_nanoseconds)
 	/* A little slack for the two clocks' different sources. */
 	EXPECT_GE(wall + wall / 100 + 100000, cpu_ns);
 	EXPECT_GE(wall + wall / 100 + 100000, task_ns);
+	EXPECT_LE(on_cpu / 2, cpu_ns) TH_LOG("on a CPU for %llu ns", (unsigned long long)on_cpu);
+	EXPECT_LE(on_cpu / 2, task_ns) TH_LOG("on a CPU for %llu ns", (unsigned long long)on_cpu);
 	close(fds[1]);
 	close(fds[0]);
 }

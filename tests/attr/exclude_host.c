@@ -44,6 +44,10 @@ TEST(software_events)
 	pc_observe("count", "%s", user ? "counted" : "excluded");
 }
 
+/*
+ * A breakpoint with the bit: counted or excluded, pinned. Observation only:
+ * the man page does not say whether breakpoints honour exclude_host.
+ */
 TEST(breakpoints)
 {
 	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
@@ -54,7 +58,11 @@ TEST(breakpoints)
 		   "counted" : "excluded");
 }
 
-/* With exclude_guest too, both worlds are excluded: what a software event then counts is pinned. */
+/*
+ * With exclude_guest too, both worlds are excluded: what a software event
+ * then counts is pinned. Observation only: the man page does not say how
+ * software events treat exclude_host and exclude_guest together.
+ */
 TEST(with_exclude_guest)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
@@ -67,7 +75,9 @@ TEST(with_exclude_guest)
 /*
  * On a hardware PMU: whether the bit is accepted, and whether host cycles
  * are then left out, are pinned (a kernel that has no hypervisor mode to
- * tell apart, such as arm64 at EL1, may count them).
+ * tell apart, such as arm64 at EL1, may count them). Observation only: the
+ * man page says the bit excludes the VM host, not what a PMU that cannot
+ * tell host from guest does with it.
  */
 TEST(hardware_cycles)
 {

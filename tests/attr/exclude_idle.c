@@ -7,8 +7,8 @@
  * A task's own events never happen in the idle task: page faults and
  * breakpoint hits count in full. Where the idle task can be seen is a
  * CPU-wide cpu-clock sampling event: with the bit no sample is taken while
- * the CPU idles (pid/tid 0). Whether the CPU idled during the run is up to
- * the machine, so only that nothing idle arrives is asserted.
+ * the CPU idles (pid/tid 0), while the same event without it, enabled
+ * over the same time as the control, does sample the idle task.
  */
 #include <linux/hw_breakpoint.h>
 #include <time.h>
@@ -61,11 +61,28 @@ static void spin_ms(unsigned int ms)
 		pc_work_loop(1000);
 }
 
-/* cpu-clock on this CPU, a sample every 100 us: busy, then asleep; no sample from the idle task. */
+/* Samples of the idle task (tid 0) in a capture. */
+static size_t idle_samples(const struct pc_capture *cap)
+{
+	size_t n = 0, samples = pc_capture_count(cap, PERF_RECORD_SAMPLE);
+
+	for (size_t i = 0; i < samples; i++)
+		n += pc_capture_sample(cap, i)->tid == 0;
+	return n;
+}
+
+/*
+ * cpu-clock on this CPU, a sample every 500 us: busy, then asleep; no
+ * sample from the idle task. The control is the same event without the
+ * bit, enabled over the same time: the run sleeps until the control has
+ * sampled the idle task (up to 2 s; a CPU that others keep busy all that
+ * time blocks the case), so the CPU did idle while the bit was set.
+ */
 TEST(cpu_wide_samples_skip_idle)
 {
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_CPU_CLOCK, 100000, PERF_SAMPLE_TID);
-	struct pc_capture cap;
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_CPU_CLOCK, 500000, PERF_SAMPLE_TID);
+	struct perfconf_attr ctl_attr = attr;
+	struct pc_capture cap, ctl;
 
 	attr.exclude_idle = 1;
 	int cpu = pc_pin_self();
@@ -74,12 +91,21 @@ TEST(cpu_wide_samples_skip_idle)
 	if (err == -EACCES || err == -EPERM)
 		SKIP(return, "no CPU-wide events for this user (%s)", pc_errno_name(-err));
 	ASSERT_ERRNO(0, -err);
+	ASSERT_ERRNO(0, -pc_capture_open(&ctl, &ctl_attr, -1, cpu));
+	ASSERT_EQ(0, pc_enable(ctl.fd));
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	spin_ms(10);
-	usleep(20000);
+	for (uint64_t end = now_ns() + 2000000000ull; now_ns() < end && !idle_samples(&ctl);) {
+		usleep(20000);
+		ASSERT_CAPTURE_READ(&ctl);
+		ASSERT_CAPTURE_READ(&cap);
+	}
 	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_EQ(0, pc_disable(ctl.fd));
 	ASSERT_CAPTURE_READ(&cap);
+	ASSERT_CAPTURE_READ(&ctl);
 
+	size_t ctl_idle = idle_samples(&ctl);
 	size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE), mine = 0;
 	for (size_t i = 0; i < samples; i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
@@ -89,6 +115,9 @@ TEST(cpu_wide_samples_skip_idle)
 	}
 	EXPECT_LT(0, mine) TH_LOG("none of %zu samples from this busy task", samples);
 	pc_capture_close(&cap);
+	pc_capture_close(&ctl);
+	if (!ctl_idle)
+		BLOCKED("CPU %d never idled in 2 s: the control without exclude_idle sampled no idle task", cpu);
 }
 
 TEST_HARNESS_MAIN

@@ -162,7 +162,12 @@ TEST(group_layout)
 		close(fds[i]);
 }
 
-/* One byte short of the layout's size is ENOSPC, grouped or not. */
+/*
+ * One byte short of the layout's size is ENOSPC, grouped or not. A group
+ * read needs room for every member: with two siblings, the size of a
+ * one-member group is short, through the leader and through a sibling.
+ * (tests/errors/read.c tries every read_format with one to three members.)
+ */
 TEST(short_buffer_is_enospc)
 {
 	const uint64_t formats[] = { 0, TIMES | PERF_FORMAT_ID, PERF_FORMAT_GROUP | PERF_FORMAT_ID };
@@ -178,6 +183,37 @@ TEST(short_buffer_is_enospc)
 		EXPECT_EQ(size, read(fd, buf, size));
 		close(fd);
 	}
+
+	const uint64_t rf = PERF_FORMAT_GROUP | TIMES | PERF_FORMAT_ID;
+	const size_t one = pc_read_values_size(rf, 1), three = pc_read_values_size(rf, 3);
+	int fds[3];
+
+	fds[0] = open_faults(PERF_COUNT_SW_PAGE_FAULTS, rf, -1);
+	ASSERT_OPEN(fds[0]);
+	fds[1] = open_faults(PERF_COUNT_SW_PAGE_FAULTS_MIN, rf, fds[0]);
+	ASSERT_OPEN(fds[1]);
+	fds[2] = open_faults(PERF_COUNT_SW_PAGE_FAULTS_MAJ, rf, fds[0]);
+	ASSERT_OPEN(fds[2]);
+	for (int m = 0; m < 3; m += 2) {
+		struct pc_read_values v;
+		const char *err = NULL;
+
+		memset(buf, 0xa5, sizeof(buf));
+		EXPECT_EQ(-1, read(fds[m], buf, one)) TH_LOG("member %d, room for one member", m);
+		EXPECT_ERRNO(ENOSPC, errno) TH_LOG("member %d, room for one member", m);
+		EXPECT_EQ(-1, read(fds[m], buf, three - 1)) TH_LOG("member %d, one byte short", m);
+		EXPECT_ERRNO(ENOSPC, errno) TH_LOG("member %d, one byte short", m);
+		EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, buf[0]) TH_LOG("refused, yet written");
+		/* The control: room for three reads three. */
+		ASSERT_EQ((ssize_t)three, read(fds[m], buf, three)) TH_LOG("member %d", m);
+		ASSERT_EQ((int)three, pc_read_values_decode(rf, buf, three, &v, &err)) TH_LOG("%s", err);
+		EXPECT_EQ(3, v.nr);
+		for (int i = 0; i < 3; i++) {
+			EXPECT_EQ(pc_event_id(fds[i]), v.values[i].id) TH_LOG("member %d, id %d", m, i);
+		}
+	}
+	for (int i = 2; i >= 0; i--)
+		close(fds[i]);
 }
 
 /*

@@ -8,13 +8,21 @@
  * values they promise: IP in the function that faulted, this task's
  * pid/tid, the faulting ADDR, ID and STREAM_ID equal to PERF_EVENT_IOC_ID,
  * the CPU the task runs on, the PERIOD, the READ values, a CALLCHAIN that
- * starts in user context at that IP, and RAW tracepoint data.
+ * starts in user context at that IP, and RAW tracepoint data. Alone, each
+ * accepted bit's field is checked too: the fields above, and for the
+ * fields a software event has no value for, the kernel's "none" (weight
+ * 0, data source PERF_MEM_NA, transaction 0, RAW a u32 0, AUX size 0),
+ * the task's cgroup id (name_to_handle_at), and, since a first touch is
+ * sampled before the fault maps the page, PHYS_ADDR and DATA_PAGE_SIZE 0.
  */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #include "perfconf.h"
+#include "host/cgroup.h"
 #include "work/affinity.h"
 #include "work/faults.h"
 #include "sampling_child.h"
@@ -50,9 +58,200 @@ static void sample_each_fault(struct __test_metadata *_metadata, struct pc_captu
 	ASSERT_EQ(n, pc_capture_count(cap, PERF_RECORD_SAMPLE));
 }
 
+/* The 8-byte id that name_to_handle_at() returns for a cgroup directory. 0 or -errno. */
+static int cgroup_handle(const char *path, uint64_t *id)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[64];
+	} h = { .fh.handle_bytes = sizeof(h.bytes) };
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
+		return -errno;
+	if (h.fh.handle_bytes != sizeof(*id))
+		return -EPROTO;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
+}
+
+/* The id of this task's cgroup in the perf_event hierarchy; -errno where none is mounted. */
+static int own_cgroup_id(uint64_t *id)
+{
+	struct pc_cgroup_mount m;
+	char path[PATH_MAX];
+	int err = pc_cgroup_perf_mount(&m);
+
+	if (!err)
+		err = pc_cgroup_self(&m, path, sizeof(path));
+	return err ? err : cgroup_handle(path, id);
+}
+
+/*
+ * The code page's size is the base page's; on arm64 also a contiguous-PTE
+ * run (16 pages of 4 KiB, 128 of 16 KiB, 32 of 64 KiB: CONT_PTE_SIZE).
+ */
+static bool code_page_size_ok(uint64_t size)
+{
+	uint64_t ps = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (size == ps)
+		return true;
+#ifdef __aarch64__
+	return size == (ps == 4096 ? 16 : ps == 16384 ? 128 : 32) * ps;
+#else
+	return false;
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* What the faults of each_known_bit_alone were: where, on which CPU, in how long. */
+struct fault_run {
+	const struct pc_faults *f;
+	uint64_t id;		/* PERF_EVENT_IOC_ID */
+	int cpu;		/* the test is pinned there */
+	uint64_t elapsed_ns;	/* CLOCK_MONOTONIC from before enabling to after disabling */
+};
+
+/*
+ * The contents of the one field bit adds to sample k (from 0) of a run
+ * of first-touch page faults on a software event, period 1. The values
+ * the kernel writes where the event has none: 6.12 kernel/events/core.c,
+ * perf_prepare_sample (weight 0, data_src PERF_MEM_NA, transaction 0,
+ * lines 7980-7994), perf_output_sample (RAW without data: a u32 size of 4
+ * and a u32 0, lines 7607-7615); PHYS_ADDR and DATA_PAGE_SIZE are taken
+ * before the fault maps the page, so a first touch has none: 0
+ * (perf_virt_to_phys, perf_get_pgtable_size; see
+ * tests/record/sample_phys_addr.c and sample_page_size.c for present pages).
+ */
+static void expect_field(struct __test_metadata *_metadata, const struct pc_abi_bit *b,
+			 const struct fault_run *run, const struct pc_sample *s,
+			 const struct pc_sample *prev, size_t k)
+{
+	switch (1ULL << b->bit) {
+	case PERF_SAMPLE_IP:
+		EXPECT_TRUE(pc_fault_ip(s->ip)) TH_LOG("IP %#llx is not in pc_fault_write %p",
+						       (unsigned long long)s->ip, pc_fault_write);
+		break;
+	case PERF_SAMPLE_TID:
+		EXPECT_EQ(getpid(), s->pid);
+		EXPECT_EQ(syscall(SYS_gettid), s->tid);
+		break;
+	case PERF_SAMPLE_TIME:
+		EXPECT_NE(0, s->time);
+		if (prev) {
+			/* two faults apart, inside the run's bracket (wide margin for clock rates) */
+			EXPECT_LT(prev->time, s->time) TH_LOG("TIME did not advance");
+			EXPECT_GE(2 * run->elapsed_ns + 1000000, s->time - prev->time)
+				TH_LOG("TIME advanced %llu ns in a run of %llu ns",
+				       (unsigned long long)(s->time - prev->time),
+				       (unsigned long long)run->elapsed_ns);
+		}
+		break;
+	case PERF_SAMPLE_ADDR:
+		EXPECT_EQ(pc_faults_addr(run->f, 1 + k), s->addr);
+		break;
+	case PERF_SAMPLE_READ:
+		EXPECT_EQ(1, s->read.nr);
+		if (s->read.nr == 1) {
+			EXPECT_EQ(k + 1, s->read.values[0].value) TH_LOG("the count at the sample");
+		}
+		break;
+	case PERF_SAMPLE_CALLCHAIN:
+		EXPECT_LE(2, s->callchain_nr);
+		if (s->callchain_nr >= 2) {
+			EXPECT_EQ(PERF_CONTEXT_USER, s->callchain[0]);
+			EXPECT_TRUE(pc_fault_ip(s->callchain[1]));
+		}
+		break;
+	case PERF_SAMPLE_ID:
+		EXPECT_EQ(run->id, s->id);
+		break;
+	case PERF_SAMPLE_STREAM_ID:
+		EXPECT_EQ(run->id, s->stream_id);
+		break;
+	case PERF_SAMPLE_IDENTIFIER:
+		EXPECT_EQ(run->id, s->identifier);
+		break;
+	case PERF_SAMPLE_CPU:
+		EXPECT_EQ(run->cpu, s->cpu);
+		EXPECT_EQ(0, s->res);
+		break;
+	case PERF_SAMPLE_PERIOD:
+		EXPECT_EQ(1, s->period);
+		break;
+	case PERF_SAMPLE_RAW: {
+		uint32_t data = 1;
+
+		EXPECT_EQ(4, s->raw_size) TH_LOG("RAW of an event without raw data");
+		if (s->raw_size >= sizeof(data))
+			memcpy(&data, s->raw, sizeof(data));
+		EXPECT_EQ(0, data);
+		break;
+	}
+	case PERF_SAMPLE_STACK_USER:
+		EXPECT_EQ(0, s->stack_user_size) TH_LOG("sample_stack_user is 0");
+		break;
+	case PERF_SAMPLE_WEIGHT:
+	case PERF_SAMPLE_WEIGHT_STRUCT:
+		EXPECT_EQ(0, s->weight);
+		break;
+	case PERF_SAMPLE_DATA_SRC: {
+		const uint64_t na = PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
+				    PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
+		const uint64_t na_66 = na | PERF_MEM_S(LVLNUM, NA);	/* from 6.6 */
+
+		EXPECT_TRUE(s->data_src == na_66 || (pc_kernel()->kver < PC_KVER(6, 6) && s->data_src == na))
+			TH_LOG("DATA_SRC %#llx is not PERF_MEM_NA", (unsigned long long)s->data_src);
+		break;
+	}
+	case PERF_SAMPLE_TRANSACTION:
+		EXPECT_EQ(0, s->transaction);
+		break;
+	case PERF_SAMPLE_PHYS_ADDR:
+		EXPECT_EQ(0, s->phys_addr) TH_LOG("no page was mapped when the fault was sampled");
+		break;
+	case PERF_SAMPLE_AUX:
+		EXPECT_EQ(0, s->aux_size) TH_LOG("aux_sample_size is 0, and there is no AUX area");
+		break;
+	case PERF_SAMPLE_CGROUP: {
+		uint64_t id = 0;
+		int err = own_cgroup_id(&id);
+
+		if (!err) {
+			EXPECT_EQ(id, s->cgroup) TH_LOG("the id of this task's cgroup");
+		} else {
+			TH_LOG("this task's cgroup is not reachable (%s): CGROUP not compared",
+			       pc_errno_name(-err));
+			EXPECT_NE(0, s->cgroup);
+		}
+		break;
+	}
+	case PERF_SAMPLE_DATA_PAGE_SIZE:
+		EXPECT_EQ(0, s->data_page_size) TH_LOG("no page was mapped when the fault was sampled");
+		break;
+	case PERF_SAMPLE_CODE_PAGE_SIZE:
+		EXPECT_TRUE(code_page_size_ok(s->code_page_size))
+			TH_LOG("CODE_PAGE_SIZE %llu", (unsigned long long)s->code_page_size);
+		break;
+	default:
+		/* BRANCH_STACK, REGS_USER, REGS_INTR: refused alone on a software event */
+		EXPECT_TRUE(0) TH_LOG("PERF_SAMPLE_%s was accepted, and there is no check of its contents",
+				      b->name);
+	}
+}
+
 /*
  * Each bit alone: the outcome is pinned per bit; an accepted bit writes
- * one decodable sample per fault. The bits a software event has data for
+ * one decodable sample per fault, and its field holds what it promises
+ * for that fault (expect_field). The bits a software event has data for
  * since 2.6.31/3.12 must be accepted; a branch stack is EOPNOTSUPP below.
  */
 TEST(each_known_bit_alone)
@@ -61,7 +260,9 @@ TEST(each_known_bit_alone)
 		PERF_SAMPLE_ADDR | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_ID |
 		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW |
 		PERF_SAMPLE_IDENTIFIER;
+	int cpu = pc_pin_self();
 
+	ASSERT_LE(0, cpu);
 	for (size_t i = 0; i < pc_abi_sample_bits_count; i++) {
 		const struct pc_abi_bit *b = &pc_abi_sample_bits[i];
 		struct perfconf_attr attr = fault_attr(1ULL << b->bit);
@@ -81,10 +282,23 @@ TEST(each_known_bit_alone)
 		if (err)
 			continue;
 		ASSERT_EQ(0, pc_faults_map(&f, 3));
+		struct fault_run run = { .f = &f, .id = pc_event_id(cap.fd), .cpu = cpu };
+		uint64_t t0 = now_ns();
 		pc_faults_enabled(&f, cap.fd, 2);
-		pc_faults_unmap(&f);
+		run.elapsed_ns = now_ns() - t0;
 		EXPECT_LE(0, pc_capture_read(&cap)) TH_LOG("PERF_SAMPLE_%s: %s", b->name, cap.error);
 		EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_SAMPLE)) TH_LOG("PERF_SAMPLE_%s", b->name);
+		for (size_t k = 0; k < pc_capture_count(&cap, PERF_RECORD_SAMPLE) && k < 2; k++) {
+			int before = _metadata->exit_code;
+
+			_metadata->exit_code = KSFT_PASS;	/* to tell this field's failure */
+			expect_field(_metadata, b, &run, sample(&cap, k), k ? sample(&cap, k - 1) : NULL, k);
+			if (_metadata->exit_code != KSFT_PASS)
+				TH_LOG("above: PERF_SAMPLE_%s, sample %zu", b->name, k);
+			else
+				_metadata->exit_code = before;
+		}
+		pc_faults_unmap(&f);
 		pc_capture_close(&cap);
 	}
 }
@@ -134,28 +348,101 @@ TEST(ip_tid_addr)
 	pc_capture_close(&cap);
 }
 
-/* CPU is the one the task runs on (pinned there); TIME never goes back. */
+#include <time.h>	/* cpu_and_time reads CLOCK_MONOTONIC */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+#define SLEEP_NS 2000000ull	/* between the 4th and the 5th fault */
+
+/*
+ * Eight faults sampled by attr, four before and four after a 2 ms sleep,
+ * with CLOCK_MONOTONIC read around each part: mono[0] before the first,
+ * mono[1] after the 4th, mono[2] before the 5th, mono[3] after the 8th.
+ * The path (clock read, sleep, fault) runs once before, unmeasured, so
+ * that no other page faults in user mode while enabled.
+ */
+static void faults_around_a_sleep(struct __test_metadata *_metadata, struct pc_capture *cap,
+				  struct perfconf_attr *attr, struct pc_faults *f, uint64_t mono[4])
+{
+	ASSERT_ERRNO(0, -pc_capture_open(cap, attr, 0, -1));
+	ASSERT_EQ(0, pc_faults_map(f, 9));
+	mono[0] = mono_ns();
+	usleep(1);
+	pc_faults_next(f, 1);
+	mono[0] = mono_ns();
+	ASSERT_EQ(0, pc_enable(cap->fd));
+	pc_faults_next(f, 4);
+	mono[1] = mono_ns();
+	usleep(SLEEP_NS / 1000);
+	mono[2] = mono_ns();
+	pc_faults_next(f, 4);
+	ASSERT_EQ(0, pc_disable(cap->fd));
+	mono[3] = mono_ns();
+	ASSERT_CAPTURE_READ(cap);
+	ASSERT_EQ(8, pc_capture_count(cap, PERF_RECORD_SAMPLE));
+}
+
+/*
+ * CPU is the one the task runs on (pinned there). TIME goes strictly up
+ * from one fault to the next and advances in nanoseconds: the default
+ * clock (the perf clock, local_clock(), kernel/events/core.c perf_clock())
+ * is not CLOCK_MONOTONIC, so only its rate is compared with it: the sleep
+ * between the 4th and 5th samples shows in full (90% allowed for a clock
+ * that runs a little slow) and the whole run takes no longer than
+ * CLOCK_MONOTONIC saw (110%). With use_clockid = CLOCK_MONOTONIC the
+ * times are that clock's (perf_event_alloc() sets event->clock to
+ * ktime_get_mono_fast_ns) and lie exactly inside the readings around them.
+ */
 TEST(cpu_and_time)
 {
-	struct perfconf_attr attr = fault_attr(PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
-	struct pc_capture cap;
-	struct pc_faults f;
 	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu);
-	sample_each_fault(_metadata, &cap, &attr, &f, 8);
-	uint64_t last = 0;
-	for (size_t k = 0; k < 8; k++) {
-		const struct pc_sample *s = sample(&cap, k);
+	for (int monotonic = 0; monotonic < 2; monotonic++) {
+		struct perfconf_attr attr = fault_attr(PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
+		struct pc_capture cap;
+		struct pc_faults f;
+		uint64_t mono[4], t[8];
+		const char *clock = monotonic ? "CLOCK_MONOTONIC" : "the perf clock";
 
-		EXPECT_EQ(cpu, s->cpu);
-		EXPECT_EQ(0, s->res);
-		EXPECT_NE(0, s->time);
-		EXPECT_LE(last, s->time) TH_LOG("sample %zu: time went back", k);
-		last = s->time;
+		if (monotonic) {
+			attr.use_clockid = 1;
+			attr.clockid = CLOCK_MONOTONIC;
+		}
+		faults_around_a_sleep(_metadata, &cap, &attr, &f, mono);
+		for (size_t k = 0; k < 8; k++) {
+			const struct pc_sample *s = sample(&cap, k);
+
+			EXPECT_EQ(cpu, s->cpu);
+			EXPECT_EQ(0, s->res);
+			EXPECT_NE(0, s->time);
+			t[k] = s->time;
+			if (k) {
+				EXPECT_LT(t[k - 1], t[k]) TH_LOG("%s: sample %zu is not later than sample %zu",
+								 clock, k, k - 1);
+			}
+		}
+		EXPECT_LE((mono[2] - mono[1]) / 10 * 9, t[4] - t[3])
+			TH_LOG("%s: a sleep of %llu ns shows as %llu", clock,
+			       (unsigned long long)(mono[2] - mono[1]), (unsigned long long)(t[4] - t[3]));
+		EXPECT_GE((mono[3] - mono[0]) / 10 * 11, t[7] - t[0])
+			TH_LOG("%s: a run of %llu ns shows as %llu", clock,
+			       (unsigned long long)(mono[3] - mono[0]), (unsigned long long)(t[7] - t[0]));
+		if (monotonic) {
+			EXPECT_LE(mono[0], t[0]);
+			EXPECT_GE(mono[1], t[3]);
+			EXPECT_LE(mono[2], t[4]);
+			EXPECT_GE(mono[3], t[7]);
+		}
+		pc_faults_unmap(&f);
+		pc_capture_close(&cap);
 	}
-	pc_faults_unmap(&f);
-	pc_capture_close(&cap);
 }
 
 /* ID, STREAM_ID and IDENTIFIER all carry the event's PERF_EVENT_IOC_ID. */

@@ -88,7 +88,11 @@ TEST(hw_cache)
 		      pc_user_faults_work, N);
 }
 
-/* A raw event's encoding is the PMU's own: only the errno of config 0 is pinned. */
+/*
+ * A raw event's encoding is the PMU's own: only the errno of config 0 is
+ * pinned. Observation only: the man page says PERF_TYPE_RAW passes config
+ * to the PMU as is, and nothing about which configs open.
+ */
 TEST(raw)
 {
 	struct perfconf_attr attr = pc_attr(PERF_TYPE_RAW, 0);
@@ -133,6 +137,8 @@ static int sysfs_types(bool listed[], size_t n)
  * config 0 or 1: pinned, "none" if there are none. (The cpu-clock and
  * task-clock PMUs have numbers of their own without a sysfs entry; 6.12
  * and later accept events by those numbers, 5.10 and 6.1 do not.)
+ * Observation only: the man page names the generic types and the sysfs
+ * ones, and says nothing of numbers sysfs does not list.
  */
 TEST(unlisted_types_that_open)
 {
@@ -180,6 +186,7 @@ static bool config_zero_defined(const char *pmu)
 /*
  * Each PMU sysfs lists, asked for config 0 on this task: every one answers
  * (any errno); the answer of those config_zero_defined() names is pinned.
+ * Observation only: the man page leaves what config 0 means to each PMU.
  */
 TEST(listed_pmus_config_zero)
 {

@@ -42,6 +42,44 @@ static int64_t sample_time(struct __test_metadata *_metadata, int use_clockid, i
 	return t;
 }
 
+/*
+ * Two page-fault samples of an event with these clock fields, a 2 ms sleep
+ * between them, CLOCK_MONOTONIC read around the sleep (mono[0], mono[1])
+ * and around the whole (mono[2], mono[3]); the two times in t. The path
+ * runs once unmeasured first, so no other fault is sampled.
+ */
+static void two_times_around_a_sleep(struct __test_metadata *_metadata, int use_clockid, int clockid,
+				     int64_t t[2], int64_t mono[4])
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TIME);
+	struct pc_capture cap;
+	struct pc_faults f;
+
+	attr.exclude_kernel = 1;
+	attr.use_clockid = use_clockid;
+	attr.clockid = clockid;
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	ASSERT_EQ(0, pc_faults_map(&f, 3));
+	mono[2] = now(CLOCK_MONOTONIC);
+	usleep(1);
+	pc_faults_next(&f, 1);
+	mono[2] = now(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pc_faults_next(&f, 1);
+	mono[0] = now(CLOCK_MONOTONIC);
+	usleep(2000);
+	mono[1] = now(CLOCK_MONOTONIC);
+	pc_faults_next(&f, 1);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	mono[3] = now(CLOCK_MONOTONIC);
+	ASSERT_CAPTURE_READ(&cap);
+	ASSERT_EQ(2, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	for (int k = 0; k < 2; k++)
+		t[k] = (int64_t)pc_capture_find(&cap, PERF_RECORD_SAMPLE, k)->sample.time;
+	pc_faults_unmap(&f);
+	pc_capture_close(&cap);
+}
+
 /* Without the bit, clockid may hold anything: it is not read. */
 TEST(clockid_is_ignored_without_the_bit)
 {
@@ -56,7 +94,8 @@ TEST(clockid_is_ignored_without_the_bit)
 /*
  * The same clockid = CLOCK_REALTIME: with the bit, the time is within a
  * millisecond of the realtime clock read around it; without it, it is the
- * perf clock, which counts from about boot and is decades away.
+ * perf clock, which counts from about boot and is decades away, and runs
+ * at the rate of CLOCK_MONOTONIC.
  */
 TEST(the_bit_switches_the_time_domain)
 {
@@ -69,6 +108,21 @@ TEST(the_bit_switches_the_time_domain)
 	EXPECT_LE(before - 1000000, with);
 	EXPECT_GE(after + 1000000, with);
 	EXPECT_GT(before / 2, without) TH_LOG("without use_clockid the time is in the realtime domain");
+
+	/*
+	 * And without the bit it is a running nanosecond clock (the perf
+	 * clock, local_clock(): not CLOCK_MONOTONIC, so its rate is compared,
+	 * not its value): a 2 ms sleep shows in full (90% allowed) and no
+	 * more than the whole run took (110%).
+	 */
+	int64_t t[2], mono[4];
+	two_times_around_a_sleep(_metadata, 0, CLOCK_REALTIME, t, mono);
+	EXPECT_LT(0, t[0]);
+	EXPECT_LE((mono[1] - mono[0]) / 10 * 9, t[1] - t[0])
+		TH_LOG("a sleep of %lld ns shows as %lld", (long long)(mono[1] - mono[0]), (long long)(t[1] - t[0]));
+	EXPECT_GE((mono[3] - mono[2]) / 10 * 11, t[1] - t[0])
+		TH_LOG("a run of %lld ns shows as %lld", (long long)(mono[3] - mono[2]), (long long)(t[1] - t[0]));
+	EXPECT_GT(before / 2, t[0]) TH_LOG("without use_clockid the time is in the realtime domain");
 }
 
 /* use_clockid with clockid 0 is CLOCK_REALTIME (0), not "no clock". */

@@ -59,7 +59,9 @@ TEST(boundary_on_a_record_end)
 
 /*
  * A watermark larger than the data area (the ring is drained, so it never
- * fills): where the first notification comes is pinned.
+ * fills): where the first notification comes is pinned. Observation only:
+ * the man page gives no upper bound for wakeup_watermark and does not say
+ * what a watermark past the ring's size does.
  */
 TEST(larger_than_the_ring)
 {

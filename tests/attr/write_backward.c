@@ -123,7 +123,11 @@ TEST(paused_ring_is_not_written)
 	pc_capture_close(&cap);
 }
 
-/* A forward event cannot write into a backward ring, nor the other way round. */
+/*
+ * A forward event cannot write into a backward ring, nor the other way
+ * round; a backward event redirected into another backward ring writes its
+ * records there.
+ */
 TEST(no_shared_ring_with_forward_events)
 {
 	struct perfconf_attr back = backward_faults();
@@ -143,7 +147,23 @@ TEST(no_shared_ring_with_forward_events)
 	pc_observe_errno("backward_into_forward", err);
 	EXPECT_ERRNO(EINVAL, err);
 	/* Same direction is fine: the control for the two refusals above. */
-	EXPECT_ERRNO(0, ioctl(back2, PERF_EVENT_IOC_SET_OUTPUT, b.fd) ? errno : 0);
+	ASSERT_ERRNO(0, ioctl(back2, PERF_EVENT_IOC_SET_OUTPUT, b.fd) ? errno : 0);
+	/*
+	 * And it really redirects: back2 has no ring of its own, b's event
+	 * stays disabled, so the samples of back2's faults must be in b's
+	 * backward ring, the newest at data_head.
+	 */
+	struct pc_faults faults;
+	ASSERT_EQ(0, pc_faults_map(&faults, 5));
+	pc_faults_enabled(&faults, back2, 4);
+	EXPECT_EQ(-4 * SAMPLE_SIZE, (int64_t)pc_ring_head(&b.ring)) TH_LOG("SET_OUTPUT target's ring not written");
+	EXPECT_EQ(0, pc_ring_head(&f.ring)) TH_LOG("the forward ring was written");
+	ASSERT_CAPTURE_READ(&b);
+	ASSERT_EQ(4, pc_capture_count(&b, PERF_RECORD_SAMPLE));
+	for (size_t k = 0; k < 4; k++) {
+		EXPECT_EQ(pc_faults_addr(&faults, 1 + k), pc_capture_find(&b, PERF_RECORD_SAMPLE, k)->sample.addr);
+	}
+	pc_faults_unmap(&faults);
 	close(fwd2);
 	close(back2);
 	pc_capture_close(&b);

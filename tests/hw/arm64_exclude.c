@@ -109,6 +109,11 @@ FIXTURE_TEARDOWN(global)
 {
 }
 
+/*
+ * The kernel's exception level, pinned. Observation only: a fact of the
+ * machine (VHE or not), which the man page does not cover; the other cases
+ * assert what each level implies.
+ */
 TEST_F(global, kernel_exception_level)
 {
 	const char *why;

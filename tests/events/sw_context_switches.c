@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_COUNT_SW_CONTEXT_SWITCHES counts the times the measured task is
+ * switched out: the kernel counts it in perf_event_task_sched_out()
+ * (include/linux/perf_event.h, 6.12: perf_sw_event_sched() on the task
+ * that leaves the CPU), which the scheduler calls from
+ * prepare_task_switch() only when it really changes tasks, the same place
+ * where it adds one to the task's nvcsw or nivcsw (getrusage()).
+ *
+ * A task pinned to one CPU that sends a byte over a pipe to a partner and
+ * waits for its answer leaves the CPU exactly once per round trip (it
+ * blocks in read(), or is preempted by the woken partner and then finds
+ * the answer waiting). With both SCHED_FIFO at one priority nothing else
+ * on the CPU can take it away: n round trips are exactly n switches of
+ * this task; the partner's own n switches are not this task's. Without
+ * SCHED_FIFO others may preempt it: the count lies between the kernel's
+ * own switch counts of the inner and the outer window.
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "perfconf.h"
+#include "work/affinity.h"
+
+#define ROUND_TRIPS 200
+
+struct partner {
+	pid_t pid;
+	int to[2], from[2];
+};
+
+/* fork a partner that answers each byte; one round trip first, unmeasured. 0 or -errno. */
+static int partner_start(struct partner *p)
+{
+	char c = 0;
+
+	p->pid = 0;
+	if (pipe2(p->to, O_CLOEXEC))
+		return -errno;
+	if (pipe2(p->from, O_CLOEXEC)) {
+		int err = -errno;
+
+		close(p->to[0]);
+		close(p->to[1]);
+		return err;
+	}
+	p->pid = fork();
+	if (p->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		close(p->to[1]);
+		close(p->from[0]);
+		while (read(p->to[0], &c, 1) == 1 && write(p->from[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(p->to[0]);
+	close(p->from[1]);
+	if (p->pid < 0)
+		return -errno;
+	return write(p->to[1], &c, 1) == 1 && read(p->from[0], &c, 1) == 1 ? 0 : -EIO;
+}
+
+static int round_trips(struct partner *p, unsigned long n)
+{
+	char c = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		if (write(p->to[1], &c, 1) != 1 || read(p->from[0], &c, 1) != 1)
+			return -EIO;
+	return 0;
+}
+
+static void partner_stop(struct partner *p)
+{
+	if (p->pid <= 0)
+		return;
+	close(p->to[1]);	/* the partner reads EOF and exits */
+	close(p->from[0]);
+	waitpid(p->pid, NULL, 0);
+	p->pid = 0;
+}
+
+/* This thread's switches as the scheduler counts them (voluntary + involuntary). */
+static long switches_so_far(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/* Pin this task, make it SCHED_FIFO (the partner inherits both), or end the case. */
+#define PIN_AND_FIFO() do { \
+	struct sched_param fifo_ = { .sched_priority = 1 }; \
+	REQUIRE_INSTRUMENT(PC_INSTR_SCHED_FIFO); \
+	ASSERT_LE(0, pc_pin_self()); \
+	if (sched_setscheduler(0, SCHED_FIFO, &fifo_)) \
+		BLOCKED("cannot make this task SCHED_FIFO (%s)", pc_errno_name(errno)); \
+} while (0)
+
+static void back_to_other(void)
+{
+	struct sched_param other = { .sched_priority = 0 };
+
+	sched_setscheduler(0, SCHED_OTHER, &other);
+}
+
+TEST(one_switch_per_blocking_round_trip)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	struct partner p;
+	uint64_t count = UINT64_MAX;
+	int fd;
+
+	PIN_AND_FIFO();
+	fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, partner_start(&p));
+	long before = switches_so_far();
+	ASSERT_EQ(0, pc_enable(fd));
+	int err = round_trips(&p, ROUND_TRIPS);
+	ASSERT_EQ(0, pc_disable(fd));
+	long after = switches_so_far();
+	partner_stop(&p);
+	back_to_other();
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, pc_read_count(fd, &count));
+	EXPECT_EQ(ROUND_TRIPS, count) TH_LOG("the partner's switches are not this task's");
+	/* The scheduler's own count of the same window agrees. */
+	EXPECT_EQ(ROUND_TRIPS, after - before);
+	close(fd);
+}
+
+/* Control: the same SCHED_FIFO task busy without blocking leaves the CPU never. */
+TEST(busy_without_blocking_is_zero)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	uint64_t count = UINT64_MAX;
+	int fd;
+
+	PIN_AND_FIFO();
+	fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	long before = switches_so_far();
+	ASSERT_EQ(0, pc_enable(fd));
+	pc_work_loop(200000);
+	ASSERT_EQ(0, pc_disable(fd));
+	long after = switches_so_far();
+	back_to_other();
+	ASSERT_EQ(0, pc_read_count(fd, &count));
+	EXPECT_EQ(after - before, count);
+	EXPECT_EQ(0, count);
+	close(fd);
+}
+
+/*
+ * Without SCHED_FIFO (any machine): every round trip is at least one
+ * switch, and the count lies between the scheduler's counts of the window
+ * inside enable/disable and of the one around it.
+ */
+TEST(agrees_with_the_schedulers_count)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	struct partner p;
+	uint64_t count = UINT64_MAX;
+	int fd;
+
+	ASSERT_LE(0, pc_pin_self());
+	fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, partner_start(&p));
+	long outer0 = switches_so_far();
+	ASSERT_EQ(0, pc_enable(fd));
+	long inner0 = switches_so_far();
+	int err = round_trips(&p, ROUND_TRIPS);
+	long inner1 = switches_so_far();
+	ASSERT_EQ(0, pc_disable(fd));
+	long outer1 = switches_so_far();
+	partner_stop(&p);
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, pc_read_count(fd, &count));
+	EXPECT_LE(ROUND_TRIPS, inner1 - inner0);
+	EXPECT_LE(inner1 - inner0, count);
+	EXPECT_GE(outer1 - outer0, count);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

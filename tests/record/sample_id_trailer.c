@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sample_id trailer of every record that is not a sample (sample_id_all,
+ * since 2.6.38). With the bit set, each such record ends with the identity
+ * fields that sample_type selects, always in this order whatever else is
+ * selected: { pid, tid } (TID), time (TIME), id (ID), stream_id
+ * (STREAM_ID), { cpu, res } (CPU), id again (IDENTIFIER, the last word).
+ * Each field says where and when the record was written: by which task
+ * (the one it is about, or the one whose action produced it), at what time
+ * on the event's clock, for which event (its PERF_EVENT_IOC_ID), on which
+ * CPU.
+ *
+ * Kernel (6.12): __perf_event_header_size()/perf_event__id_header_size()
+ * size it from sample_type; __perf_event_header__init_id() fills it from
+ * current and the event (kernel/events/core.c); __perf_event__output_id_sample()
+ * writes it in the order above. Every side-band writer calls the pair:
+ * perf_event_mmap_output, perf_event_comm_output, perf_event_task_output
+ * (FORK, EXIT), perf_event_switch_output, perf_event_namespaces_output,
+ * perf_event_cgroup_output, perf_event_ksymbol_output,
+ * perf_event_bpf_output, and perf_output_begin() for LOST.
+ *
+ * tests/attr/sample_id_all.c shows the bit's effect on COMM and pid/tid/id
+ * on a few types; here every subset of the six bits is laid out and
+ * checked word by word, and every record type this machine can produce
+ * has every field checked. THROTTLE (an exclusive sysctl), TEXT_POKE
+ * (arch text patching) and the AUX types (AUX hardware) are not here.
+ */
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "perfconf.h"
+#include "work/affinity.h"
+#include "work/bpf.h"
+#include "work/child.h"
+#include "work/mapping.h"
+#include "host/cgroup.h"
+#include "ring/sideband.h"
+
+#define ALL_ID_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+		     PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+#define NAME "pc-trailer"
+/* header, pid, tid and the name padded to 8 bytes */
+#define COMM_SIZE (8 + 8 + ((sizeof(NAME) + 7) / 8 * 8))
+
+/* The six bits in trailer order. */
+static const uint64_t id_bits[] = {
+	PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
+	PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER,
+};
+#define NR_ID_BITS (sizeof(id_bits) / sizeof(id_bits[0]))
+
+/* What the trailer must say. */
+struct expect {
+	uint32_t pid, tid;
+	uint64_t before, after;	/* CLOCK_MONOTONIC around the action */
+	uint64_t id;
+	int cpu;
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static struct perfconf_attr dummy(uint64_t sample_type)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+
+	attr.sample_type = sample_type;
+	attr.sample_id_all = 1;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	return attr;
+}
+
+static unsigned int words(uint64_t st)
+{
+	return (unsigned int)__builtin_popcountll(st & ALL_ID_BITS);
+}
+
+/*
+ * Read the trailer word by word from the record's raw bytes, in the ABI's
+ * order, and compare each field, and what the lib parser made of it.
+ */
+static void expect_trailer(struct __test_metadata *_metadata, const struct pc_capture *cap,
+			   const struct pc_record *r, uint64_t st, const struct expect *e)
+{
+	const unsigned char *raw = pc_capture_bytes(cap, r);
+	const char *type = pc_abi_record_name(r->type);
+	size_t n = words(st);
+	uint32_t lo, hi;
+	uint64_t w;
+
+	ASSERT_NE(NULL, raw);
+	ASSERT_TRUE(r->sample_id.present) TH_LOG("%s", type);
+	ASSERT_LE(8 + 8 * n, r->size) TH_LOG("%s", type);
+	size_t off = r->size - 8 * n;
+
+	for (size_t b = 0; b < NR_ID_BITS; b++) {
+		if (!(st & id_bits[b]))
+			continue;
+		memcpy(&lo, raw + off, 4);
+		memcpy(&hi, raw + off + 4, 4);
+		memcpy(&w, raw + off, 8);
+		switch (id_bits[b]) {
+		case PERF_SAMPLE_TID:
+			EXPECT_EQ(e->pid, lo) TH_LOG("%s pid, sample_type %#llx", type, (unsigned long long)st);
+			EXPECT_EQ(e->tid, hi) TH_LOG("%s tid, sample_type %#llx", type, (unsigned long long)st);
+			EXPECT_EQ(e->pid, r->sample_id.pid);
+			EXPECT_EQ(e->tid, r->sample_id.tid);
+			break;
+		case PERF_SAMPLE_TIME:
+			EXPECT_LE(e->before, w) TH_LOG("%s time, sample_type %#llx", type, (unsigned long long)st);
+			EXPECT_GE(e->after, w) TH_LOG("%s time, sample_type %#llx", type, (unsigned long long)st);
+			EXPECT_EQ(w, r->sample_id.time);
+			break;
+		case PERF_SAMPLE_ID:
+		case PERF_SAMPLE_STREAM_ID:
+			/* A non-inherited event: ID and STREAM_ID are both its id. */
+			EXPECT_EQ(e->id, w) TH_LOG("%s %s, sample_type %#llx", type,
+						   id_bits[b] == PERF_SAMPLE_ID ? "id" : "stream_id",
+						   (unsigned long long)st);
+			if (id_bits[b] == PERF_SAMPLE_STREAM_ID) {
+				EXPECT_EQ(w, r->sample_id.stream_id);
+			} else {
+				EXPECT_EQ(w, r->sample_id.id);
+			}
+			break;
+		case PERF_SAMPLE_CPU:
+			EXPECT_EQ((uint32_t)e->cpu, lo) TH_LOG("%s cpu, sample_type %#llx", type, (unsigned long long)st);
+			EXPECT_EQ(0, hi) TH_LOG("%s res, sample_type %#llx", type, (unsigned long long)st);
+			EXPECT_EQ(lo, r->sample_id.cpu);
+			break;
+		case PERF_SAMPLE_IDENTIFIER:
+			/* The last word of the record. */
+			EXPECT_EQ(r->size - 8, off) TH_LOG("%s", type);
+			EXPECT_EQ(e->id, w) TH_LOG("%s identifier, sample_type %#llx", type, (unsigned long long)st);
+			EXPECT_EQ(w, r->sample_id.id);
+			break;
+		}
+		off += 8;
+	}
+	EXPECT_EQ((size_t)r->size, off);
+}
+
+/* Every record of `type` in the capture: checked; returns how many. */
+static size_t expect_all_of_type(struct __test_metadata *_metadata, const struct pc_capture *cap,
+				 uint32_t type, uint64_t st, const struct expect *e)
+{
+	size_t n = pc_capture_count(cap, type);
+
+	for (size_t i = 0; i < n; i++)
+		expect_trailer(_metadata, cap, pc_capture_find(cap, type, i), st, e);
+	return n;
+}
+
+/* This task, pinned, about to act on the event `fd`. */
+static struct expect self_expect(int fd, int cpu)
+{
+	struct expect e = {
+		.pid = (uint32_t)getpid(), .tid = (uint32_t)gettid(),
+		.id = pc_event_id(fd), .cpu = cpu, .before = monotonic_ns(),
+	};
+
+	return e;
+}
+
+/*
+ * Each of the 64 subsets of the six bits on a COMM record: the record
+ * grows by 8 bytes per bit, and each selected field sits where the order
+ * puts it, with the right value.
+ */
+TEST(every_subset_on_a_comm_record)
+{
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	ASSERT_EQ(0, pc_work_set_comm(NAME "x"));	/* warm the path once */
+	for (uint64_t mask = 0; mask < (1u << NR_ID_BITS); mask++) {
+		uint64_t st = 0;
+		struct pc_capture cap;
+
+		for (size_t b = 0; b < NR_ID_BITS; b++)
+			if (mask & (1u << b))
+				st |= id_bits[b];
+		struct perfconf_attr attr = dummy(st);
+
+		attr.comm = 1;
+		ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1)) TH_LOG("sample_type %#llx", (unsigned long long)st);
+		struct expect e = self_expect(cap.fd, cpu);
+		ASSERT_NE(0, e.id);
+		ASSERT_EQ(0, pc_enable(cap.fd));
+		ASSERT_EQ(0, pc_work_set_comm(mask & 1 ? NAME : NAME "y"));
+		ASSERT_EQ(0, pc_disable(cap.fd));
+		e.after = monotonic_ns();
+		ASSERT_CAPTURE_READ(&cap);
+		ASSERT_EQ(1, pc_capture_count(&cap, PERF_RECORD_COMM)) TH_LOG("sample_type %#llx", (unsigned long long)st);
+		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_COMM, 0);
+		EXPECT_EQ(COMM_SIZE + 8 * words(st), r->size) TH_LOG("sample_type %#llx", (unsigned long long)st);
+		expect_trailer(_metadata, &cap, r, st, &e);
+		pc_capture_close(&cap);
+	}
+}
+
+/* Sample bits that are not identity bits add nothing, and do not move the fields. */
+TEST(other_sample_bits_change_nothing)
+{
+	uint64_t st = ALL_ID_BITS | PERF_SAMPLE_IP | PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD |
+		      PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
+	struct perfconf_attr attr = dummy(st);
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	attr.comm = 1;
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	struct expect e = self_expect(cap.fd, cpu);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	ASSERT_EQ(0, pc_work_set_comm(NAME));
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	e.after = monotonic_ns();
+	ASSERT_CAPTURE_READ(&cap);
+	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, gettid(), 0);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(COMM_SIZE + 8 * NR_ID_BITS, r->size);
+	expect_trailer(_metadata, &cap, r, st, &e);
+	pc_capture_close(&cap);
+}
+
+/* MMAP (mmap2 = 0) and MMAP2 of a file mapped by this task. */
+FIXTURE(mapping) {
+	struct pc_capture cap;
+};
+FIXTURE_VARIANT(mapping) {
+	int mmap2;
+	uint32_t type;
+};
+FIXTURE_VARIANT_ADD(mapping, mmap) { .mmap2 = 0, .type = PERF_RECORD_MMAP };
+FIXTURE_VARIANT_ADD(mapping, mmap2) { .mmap2 = 1, .type = PERF_RECORD_MMAP2 };
+FIXTURE_SETUP(mapping) { self->cap.fd = -1; }
+FIXTURE_TEARDOWN(mapping) { pc_capture_close(&self->cap); }
+
+TEST_F(mapping, written_by_the_mapping_task)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	struct pc_file_map m;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	attr.mmap = 1;
+	attr.mmap2 = variant->mmap2;
+	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &attr, 0, -1));
+	struct expect e = self_expect(self->cap.fd, cpu);
+	ASSERT_EQ(0, pc_enable(self->cap.fd));
+	int err = pc_map_temp_file(&m, page, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
+	ASSERT_EQ(0, pc_disable(self->cap.fd));
+	e.after = monotonic_ns();
+	ASSERT_ERRNO(0, -err);
+	pc_unmap_guarded(m.addr, m.len);
+	ASSERT_CAPTURE_READ(&self->cap);
+	const struct pc_record *r = pc_find_mmap(&self->cap, m.path, 0);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s", m.path);
+	EXPECT_EQ(variant->type, r->type);
+	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &e);
+}
+
+/* FORK: written by the parent as it forks (the record's own tid is the child's). */
+TEST(fork_written_by_the_parent)
+{
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	attr.task = 1;
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	struct expect e = self_expect(cap.fd, cpu);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pid_t child = pc_work_fork_exit(0);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	e.after = monotonic_ns();
+	ASSERT_LT(0, child);
+	ASSERT_CAPTURE_READ(&cap);
+	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_FORK, child, 0);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(getpid(), r->task.ppid);
+	expect_trailer(_metadata, &cap, r, ALL_ID_BITS, &e);
+	pc_capture_close(&cap);
+}
+
+/*
+ * On an event of another task (a waiting child): its COMM and its EXIT are
+ * written by that task, so the trailer names it, not the reader.
+ */
+TEST(comm_and_exit_written_by_the_monitored_task)
+{
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	struct pc_capture cap;
+	struct pc_child c;
+	int cpu = pc_pin_self();	/* the child inherits the affinity */
+
+	ASSERT_LE(0, cpu);
+	attr.task = 1;
+	attr.comm = 1;
+	ASSERT_EQ(0, pc_child_start(&c, 0));
+	int err = pc_capture_open(&cap, &attr, c.pid, -1);
+	if (err) {
+		pc_child_kill(&c);
+		ASSERT_ERRNO(0, -err);
+	}
+	struct expect e = {
+		.pid = (uint32_t)c.pid, .tid = (uint32_t)c.pid, .id = pc_event_id(cap.fd),
+		.cpu = cpu, .before = monotonic_ns(),
+	};
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	EXPECT_EQ(0, pc_child_do(&c, "comm " NAME));
+	EXPECT_EQ(0, pc_child_finish(&c));
+	e.after = monotonic_ns();
+	pc_child_kill(&c);
+	ASSERT_CAPTURE_READ(&cap);
+	const struct pc_record *comm = pc_find_tid(&cap, PERF_RECORD_COMM, (pid_t)e.pid, 0);
+	const struct pc_record *exit = pc_find_tid(&cap, PERF_RECORD_EXIT, (pid_t)e.pid, 0);
+	ASSERT_NE(NULL, comm);
+	ASSERT_NE(NULL, exit);
+	EXPECT_STREQ(NAME, comm->comm.comm);
+	expect_trailer(_metadata, &cap, comm, ALL_ID_BITS, &e);
+	expect_trailer(_metadata, &cap, exit, ALL_ID_BITS, &e);
+	pc_capture_close(&cap);
+}
+
+/* SWITCH out and in, both written by the task being switched (this one). */
+TEST(switch_written_by_the_switched_task)
+{
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	attr.context_switch = 1;
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	struct expect e = self_expect(cap.fd, cpu);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	usleep(1000);
+	usleep(1000);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	e.after = monotonic_ns();
+	ASSERT_CAPTURE_READ(&cap);
+	EXPECT_LE(4, expect_all_of_type(_metadata, &cap, PERF_RECORD_SWITCH, ALL_ID_BITS, &e));
+	pc_capture_close(&cap);
+}
+
+/* NAMESPACES of a new child: written by the parent in fork(). */
+TEST(namespaces_written_by_the_parent)
+{
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	attr.namespaces = 1;
+	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "namespaces");
+	struct expect e = self_expect(cap.fd, cpu);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pid_t child = pc_work_fork_exit(0);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	e.after = monotonic_ns();
+	ASSERT_LT(0, child);
+	ASSERT_CAPTURE_READ(&cap);
+	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, child, 0);
+	ASSERT_NE(NULL, r);
+	expect_trailer(_metadata, &cap, r, ALL_ID_BITS, &e);
+	pc_capture_close(&cap);
+}
+
+/*
+ * LOST: a one-page ring of a sampler of this task's page faults overflows;
+ * the LOST record, written by the faulting task once there is room again,
+ * carries the trailer too, and its own id field is the event's id.
+ */
+TEST(lost_written_by_the_sampled_task)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, ALL_ID_BITS);
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	attr.exclude_kernel = 1;
+	attr.sample_id_all = 1;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	ASSERT_ERRNO(0, -pc_capture_open_pages(&cap, &attr, 0, -1, 0));
+	struct expect e = self_expect(cap.fd, cpu);
+	pc_work_page_faults(1);		/* the workload's own first faults */
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	ASSERT_EQ(0, pc_work_page_faults(512));	/* far more than one page holds */
+	ASSERT_CAPTURE_READ(&cap);		/* room again */
+	ASSERT_EQ(0, pc_work_page_faults(4));	/* the LOST record goes first */
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	e.after = monotonic_ns();
+	ASSERT_CAPTURE_READ(&cap);
+	ASSERT_NE(0, pc_capture_count(&cap, PERF_RECORD_LOST));
+	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_LOST, 0);
+	EXPECT_EQ(e.id, r->lost.id);
+	EXPECT_LT(0, r->lost.lost);
+	EXPECT_EQ(8 + 16 + 8 * NR_ID_BITS, r->size);
+	expect_all_of_type(_metadata, &cap, PERF_RECORD_LOST, ALL_ID_BITS, &e);
+	pc_capture_close(&cap);
+}
+
+/* KSYMBOL and BPF_EVENT of a program this task loads: written by the loader. */
+TEST(ksymbol_and_bpf_event_written_by_the_loader)
+{
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	struct pc_bpf_prog prog;
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	attr.ksymbol = 1;
+	attr.bpf_event = 1;
+	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "bpf_event");
+	struct expect e = self_expect(cap.fd, cpu);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	int err = pc_bpf_load_trivial(&prog, "pc_trailer");
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	e.after = monotonic_ns();
+	if (err == -EPERM || err == -ENOSYS) {
+		pc_capture_close(&cap);
+		SKIP(return, "cannot load a BPF program here (%s)", pc_errno_name(-err));
+	}
+	ASSERT_ERRNO(0, -err);
+	ASSERT_CAPTURE_READ(&cap);
+	const struct pc_record *b = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
+	ASSERT_NE(NULL, b) TH_LOG("no BPF_EVENT for program %u", prog.id);
+	expect_trailer(_metadata, &cap, b, ALL_ID_BITS, &e);
+	if (prog.jited_len) {
+		const struct pc_record *k = pc_find_ksymbol(&cap, prog.ksym, 0);
+
+		ASSERT_NE(NULL, k) TH_LOG("no KSYMBOL for %s", prog.ksym);
+		expect_trailer(_metadata, &cap, k, ALL_ID_BITS, &e);
+	} else {
+		TH_LOG("the program is not JITed: no KSYMBOL record to check");
+	}
+	pc_bpf_close(&prog);
+	pc_capture_close(&cap);
+}
+
+/* CGROUP of a cgroup this task makes: written by the task that made it. */
+TEST(cgroup_written_by_its_maker)
+{
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	struct pc_cgroup_mount m;
+	char rel[64], path[PATH_MAX], kpath[PATH_MAX];
+	struct pc_capture cap;
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	REQUIRE_CONFIG("CGROUP_PERF");
+	if (pc_cgroup_perf_mount(&m))
+		SKIP(return, "no cgroup hierarchy is mounted");
+	attr.cgroup = 1;
+	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "cgroup");
+	pc_cgroup_unique_name(rel, sizeof(rel));
+	pc_cgroup_kernel_path(&m, rel, kpath, sizeof(kpath));
+	struct expect e = self_expect(cap.fd, cpu);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	int err = pc_cgroup_create(&m, rel, path, sizeof(path));
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	e.after = monotonic_ns();
+	if (!err)
+		pc_cgroup_remove(path);
+	if (err == -EACCES || err == -EPERM || err == -EROFS) {
+		pc_capture_close(&cap);
+		SKIP(return, "cannot create a cgroup here (%s)", pc_errno_name(-err));
+	}
+	ASSERT_ERRNO(0, -err);
+	ASSERT_CAPTURE_READ(&cap);
+	const struct pc_record *r = pc_find_cgroup(&cap, kpath);
+	ASSERT_NE(NULL, r) TH_LOG("no CGROUP record for %s", kpath);
+	expect_trailer(_metadata, &cap, r, ALL_ID_BITS, &e);
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

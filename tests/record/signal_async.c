@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Overflow notifications as signals: with O_ASYNC set on the event's fd
+ * and an owner given with F_SETOWN (a process) or F_SETOWN_EX (a thread,
+ * F_OWNER_TID), the kernel sends a signal on each overflow. With F_SETSIG
+ * naming a signal (a real-time one queues every occurrence) the signal
+ * carries si_code POLL_IN, si_fd the event's fd and si_band POLLIN |
+ * POLLRDNORM; without F_SETSIG it is a plain SIGIO with no such details
+ * (si_code SI_KERNEL). An owner that is a thread gets the signal in its
+ * own queue, not the process's. PERF_EVENT_IOC_REFRESH's last overflow is
+ * POLL_HUP, with si_band POLLHUP | POLLERR (its codes and si_fd are
+ * tests/ioctl/refresh.c).
+ *
+ * kernel/events/core.c (6.12) __perf_event_overflow() (line 9880): every
+ * overflow sets pending_kill = POLL_IN (POLL_HUP for the last of a
+ * refresh) and, when the fd has a fasync entry, queues the irq_work that
+ * calls perf_event_wakeup() -> kill_fasync(SIGIO, pending_kill) (line
+ * 6903). fs/fcntl.c send_sigio_to_task() (line 852): a signal set by
+ * F_SETSIG gets si_code = the reason, si_fd and si_band =
+ * band_table[reason] (line 827); signal 0 sends SIGIO with SEND_SIG_PRIV
+ * (SI_KERNEL). F_SETOWN_EX with F_OWNER_TID sends to that thread alone
+ * (PIDTYPE_PID). The same in 5.10 and 6.1.
+ *
+ * Measured with this task's user-mode page faults, one sample each.
+ */
+#include "perfconf.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "work/faults.h"
+#include "work/measure.h"
+
+#define STEPS 5
+
+static struct perfconf_attr fault_sampler(void)
+{
+	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+
+	attr.exclude_kernel = 1;
+	attr.wakeup_events = 1;
+	return attr;
+}
+
+static int sig_of(int setsig)
+{
+	return setsig ? SIGRTMIN + 2 : SIGIO;
+}
+
+/* Block sig in this thread, and drop any occurrence already pending. */
+static void block(int sig)
+{
+	struct timespec zero = { 0 };
+	siginfo_t si;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	while (sigtimedwait(&set, &si, &zero) == sig)
+		;
+}
+
+/* The signals of this number pending for this thread now, taken: how many, the last in *last. */
+static int take(int sig, siginfo_t *last)
+{
+	struct timespec zero = { 0 };
+	sigset_t set;
+	siginfo_t si;
+	int n = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	while (n < 64 && sigtimedwait(&set, &si, &zero) == sig) {
+		*last = si;
+		n++;
+	}
+	return n;
+}
+
+/* O_ASYNC on fd, the owner `ex`, the signal setsig (0: none). 0 or -errno. */
+static int set_async(int fd, const struct f_owner_ex *ex, int setsig)
+{
+	if (fcntl(fd, F_SETOWN_EX, ex) || fcntl(fd, F_SETSIG, setsig) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC))
+		return -errno;
+	return 0;
+}
+
+static pid_t gettid_(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+FIXTURE(global) {
+	struct pc_capture cap;
+	struct pc_faults f;
+};
+
+FIXTURE_VARIANT(global) {
+	int setsig;	/* F_SETSIG: 0, SIGIO, or a real-time signal (1) */
+	int owner;	/* F_OWNER_PID or F_OWNER_TID */
+};
+
+FIXTURE_VARIANT_ADD(global, rt_signal_to_process) { .setsig = 1, .owner = F_OWNER_PID };
+FIXTURE_VARIANT_ADD(global, rt_signal_to_thread) { .setsig = 1, .owner = F_OWNER_TID };
+FIXTURE_VARIANT_ADD(global, sigio_set_to_process) { .setsig = -1, .owner = F_OWNER_PID };
+FIXTURE_VARIANT_ADD(global, plain_sigio_to_process) { .setsig = 0, .owner = F_OWNER_PID };
+
+FIXTURE_SETUP(global)
+{
+	struct perfconf_attr attr = fault_sampler();
+
+	self->cap.fd = -1;
+	self->f.base = NULL;
+	ASSERT_EQ(0, pc_faults_map(&self->f, 2 * STEPS + 8));
+	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &attr, 0, -1));
+	pc_faults_next(&self->f, 1);
+}
+
+FIXTURE_TEARDOWN(global)
+{
+	if (self->cap.fd >= 0)
+		pc_capture_close(&self->cap);
+	if (self->f.base)
+		pc_faults_unmap(&self->f);
+}
+
+static int setsig_value(int v)
+{
+	return v > 0 ? SIGRTMIN + 2 : v < 0 ? SIGIO : 0;
+}
+
+/*
+ * One fault at a time: after each, exactly one signal is there, with the
+ * details F_SETSIG promises (or, without it, a plain SIGIO).
+ */
+TEST_F(global, one_signal_per_overflow)
+{
+	int sig = variant->setsig > 0 ? sig_of(1) : SIGIO;
+	struct f_owner_ex ex = { .type = variant->owner,
+				 .pid = variant->owner == F_OWNER_TID ? gettid_() : getpid() };
+	siginfo_t si;
+
+	block(sig);
+	ASSERT_EQ(0, set_async(self->cap.fd, &ex, setsig_value(variant->setsig)));
+	ASSERT_EQ(0, pc_enable(self->cap.fd));
+	for (int i = 0; i < STEPS; i++) {
+		pc_faults_next(&self->f, 1);
+		int n = take(sig, &si);
+
+		EXPECT_EQ(1, n) TH_LOG("signals after fault %d", i + 1);
+		if (n != 1)
+			continue;
+		if (variant->setsig) {
+			EXPECT_EQ(POLL_IN, si.si_code);
+			EXPECT_EQ(self->cap.fd, si.si_fd);
+			EXPECT_EQ(POLLIN | POLLRDNORM, si.si_band);
+		} else {
+			EXPECT_EQ(SI_KERNEL, si.si_code) TH_LOG("a plain SIGIO carries no POLL_ code");
+		}
+	}
+	ASSERT_EQ(0, pc_disable(self->cap.fd));
+	EXPECT_EQ(STEPS, pc_count_of(self->cap.fd));
+	pc_faults_next(&self->f, 2);
+	EXPECT_EQ(0, take(sig, &si)) TH_LOG("a signal from a disabled event");
+}
+
+struct waiter {
+	int sig, ready[2], go[2];
+	pid_t tid;
+	int taken, fd;
+	long code, band;
+};
+
+/* Blocks the signal, says its tid, waits for the go, then takes what its own queue holds. */
+static void *waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+	siginfo_t si = { 0 };
+	char c;
+
+	block(w->sig);
+	w->tid = gettid_();
+	if (write(w->ready[1], "r", 1) != 1 || read(w->go[0], &c, 1) != 1)
+		return NULL;
+	w->taken = take(w->sig, &si);
+	w->fd = si.si_fd;
+	w->code = si.si_code;
+	w->band = si.si_band;
+	return NULL;
+}
+
+/*
+ * F_SETOWN_EX to another thread (F_OWNER_TID): the signals of STEPS faults
+ * of this thread are in that thread's queue, none in this thread's or the
+ * process's (sigpending here). The control: F_OWNER_PID puts them in the
+ * process's queue, which sigpending here shows.
+ */
+TEST(owner_tid_signals_that_thread)
+{
+	struct perfconf_attr attr = fault_sampler();
+	struct waiter w = { .sig = sig_of(1) };
+	struct pc_capture cap;
+	struct pc_faults f;
+	pthread_t t;
+	sigset_t pending;
+	siginfo_t si;
+	char c;
+
+	block(w.sig);
+	ASSERT_EQ(0, pc_faults_map(&f, 2 * STEPS + 2));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	pc_faults_next(&f, 1);
+	ASSERT_EQ(0, pipe(w.ready));
+	ASSERT_EQ(0, pipe(w.go));
+	ASSERT_EQ(0, pthread_create(&t, NULL, waiter_main, &w));
+	ASSERT_EQ(1, read(w.ready[0], &c, 1));
+
+	struct f_owner_ex ex = { .type = F_OWNER_TID, .pid = w.tid };
+
+	ASSERT_EQ(0, set_async(cap.fd, &ex, w.sig));
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pc_faults_next(&f, STEPS);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_EQ(0, sigpending(&pending));
+	EXPECT_FALSE(sigismember(&pending, w.sig)) TH_LOG("a thread's signal is pending for the process or this thread");
+	ASSERT_EQ(1, write(w.go[1], "g", 1));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(STEPS, w.taken) TH_LOG("the owner thread's signals");
+	EXPECT_EQ(cap.fd, w.fd);
+	EXPECT_EQ(POLL_IN, w.code);
+	EXPECT_EQ(POLLIN | POLLRDNORM, w.band);
+
+	/* The control: the process as the owner. */
+	ex.type = F_OWNER_PID;
+	ex.pid = getpid();
+	ASSERT_EQ(0, fcntl(cap.fd, F_SETOWN_EX, &ex));
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	pc_faults_next(&f, STEPS);
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_EQ(0, sigpending(&pending));
+	EXPECT_TRUE(sigismember(&pending, w.sig)) TH_LOG("the process's signals are not pending");
+	EXPECT_EQ(STEPS, take(w.sig, &si));
+	close(w.ready[0]);
+	close(w.ready[1]);
+	close(w.go[0]);
+	close(w.go[1]);
+	pc_capture_close(&cap);
+	pc_faults_unmap(&f);
+}
+
+/*
+ * PERF_EVENT_IOC_REFRESH 2: two overflows, the first POLL_IN with si_band
+ * POLLIN | POLLRDNORM, the second POLL_HUP with si_band POLLHUP | POLLERR;
+ * then the event is off and no signal comes.
+ */
+TEST(refresh_hup_band)
+{
+	struct perfconf_attr attr = fault_sampler();
+	int sig = sig_of(1);
+	struct f_owner_ex ex = { .type = F_OWNER_PID, .pid = getpid() };
+	struct pc_capture cap;
+	struct pc_faults f;
+	siginfo_t si;
+
+	block(sig);
+	ASSERT_EQ(0, pc_faults_map(&f, 8));
+	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
+	pc_faults_next(&f, 1);
+	ASSERT_EQ(0, set_async(cap.fd, &ex, sig));
+	ASSERT_EQ(0, ioctl(cap.fd, PERF_EVENT_IOC_REFRESH, 2));
+	pc_faults_next(&f, 1);
+	ASSERT_EQ(1, take(sig, &si));
+	EXPECT_EQ(POLL_IN, si.si_code);
+	EXPECT_EQ(POLLIN | POLLRDNORM, si.si_band);
+	pc_faults_next(&f, 1);
+	ASSERT_EQ(1, take(sig, &si));
+	EXPECT_EQ(POLL_HUP, si.si_code);
+	EXPECT_EQ(POLLHUP | POLLERR, si.si_band);
+	EXPECT_EQ(cap.fd, si.si_fd);
+	pc_faults_next(&f, 2);
+	EXPECT_EQ(0, take(sig, &si));
+	EXPECT_EQ(2, pc_count_of(cap.fd));
+	pc_capture_close(&cap);
+	pc_faults_unmap(&f);
+}
+
+TEST_HARNESS_MAIN
