@@ -73,12 +73,12 @@ struct perfconf_attr pc_attr_sw_sampling(uint64_t config, uint64_t period, uint6
  *
  * Two such events of one task must count different configs: the software
  * events an occurrence matches are handed one perf_sample_data in turn
- * (kernel/events/core.c, do_perf_sw_event), and since 6.1 its sample_flags
- * also mark the sample_id fields as filled (6.12:
- * __perf_event_header__init_id, lines 7344-7346; perf_prepare_sample, line
- * 7903), so the second event's samples carry the first one's IDENTIFIER.
- * Seen on 6.18: two PAGE_FAULTS samplers, each sample in its own ring, all
- * of them with one event's id.
+ * (kernel/events/core.c, do_perf_sw_event), and in 6.12 and later its
+ * sample_flags also mark the sample_id fields as filled
+ * (__perf_event_header__init_id, lines 7344-7346; perf_prepare_sample, line
+ * 7903), so the second event's samples carry the first one's IDENTIFIER:
+ * attr/sample_type two_events_each_their_own_id FAILs there (5.10 and 6.1
+ * are right).
  */
 struct perfconf_attr pc_attr_fault_sampler(uint64_t config);
 /*

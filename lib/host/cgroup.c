@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The cgroup hierarchy that hosts perf_event, and short-lived cgroups in it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,22 @@ int pc_cgroup_remove(const char *path)
 {
 	if (rmdir(path) && errno != ENOENT)
 		return -errno;
+	return 0;
+}
+
+int pc_cgroup_id(const char *path, uint64_t *id)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[64];
+	} h = { .fh.handle_bytes = sizeof(h.bytes) };
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
+		return -errno;
+	if (h.fh.handle_bytes != sizeof(*id))
+		return -EPROTO;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
 	return 0;
 }
 

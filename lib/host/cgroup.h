@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct pc_cgroup_mount {
@@ -45,6 +46,12 @@ void pc_cgroup_kernel_path(const struct pc_cgroup_mount *m, const char *rel, cha
 
 /* rmdir, ignoring a path that is already gone. 0 or -errno. */
 int pc_cgroup_remove(const char *path);
+/*
+ * The cgroup's id, as PERF_SAMPLE_CGROUP and PERF_RECORD_CGROUP carry it:
+ * the 8-byte kernfs file handle name_to_handle_at() gives for its
+ * directory. 0, or -errno (-EPROTO for a handle of another size).
+ */
+int pc_cgroup_id(const char *path, uint64_t *id);
 
 /* Move the process pid into the cgroup at path (its cgroup.procs). 0 or -errno. */
 int pc_cgroup_attach(const char *path, pid_t pid);

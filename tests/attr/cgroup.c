@@ -29,23 +29,6 @@ struct made {
 	int handle_err;			/* 0 when name_to_handle_at gave an id */
 };
 
-/* The 8-byte kernfs id that name_to_handle_at() returns for a cgroup. */
-static int cgroup_handle(const char *path, uint64_t *id)
-{
-	struct {
-		struct file_handle fh;
-		unsigned char bytes[64];
-	} h = { .fh.handle_bytes = sizeof(h.bytes) };
-	int mount_id;
-
-	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
-		return errno;
-	if (h.fh.handle_bytes != sizeof(*id))
-		return EPROTO;
-	memcpy(id, h.fh.f_handle, sizeof(*id));
-	return 0;
-}
-
 /* mkdir the cgroups in order, note their ids, rmdir them in reverse. 0 or errno. */
 static int make_and_remove(const struct pc_cgroup_mount *m, struct made *cg, int n)
 {
@@ -61,7 +44,7 @@ static int make_and_remove(const struct pc_cgroup_mount *m, struct made *cg, int
 		pc_cgroup_kernel_path(m, c->rel, c->kernel_path, sizeof(c->kernel_path));
 		err = stat(c->path, &st) ? errno : 0;
 		c->ino = st.st_ino;
-		c->handle_err = cgroup_handle(c->path, &c->handle_id);
+		c->handle_err = -pc_cgroup_id(c->path, &c->handle_id);
 	}
 	while (made-- > 0)
 		pc_cgroup_remove(cg[made].path);

@@ -58,23 +58,6 @@ static void sample_each_fault(struct __test_metadata *_metadata, struct pc_captu
 	ASSERT_EQ(n, pc_capture_count(cap, PERF_RECORD_SAMPLE));
 }
 
-/* The 8-byte id that name_to_handle_at() returns for a cgroup directory. 0 or -errno. */
-static int cgroup_handle(const char *path, uint64_t *id)
-{
-	struct {
-		struct file_handle fh;
-		unsigned char bytes[64];
-	} h = { .fh.handle_bytes = sizeof(h.bytes) };
-	int mount_id;
-
-	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
-		return -errno;
-	if (h.fh.handle_bytes != sizeof(*id))
-		return -EPROTO;
-	memcpy(id, h.fh.f_handle, sizeof(*id));
-	return 0;
-}
-
 /* The id of this task's cgroup in the perf_event hierarchy; -errno where none is mounted. */
 static int own_cgroup_id(uint64_t *id)
 {
@@ -84,7 +67,7 @@ static int own_cgroup_id(uint64_t *id)
 
 	if (!err)
 		err = pc_cgroup_self(&m, path, sizeof(path));
-	return err ? err : cgroup_handle(path, id);
+	return err ? err : pc_cgroup_id(path, id);
 }
 
 /*

@@ -77,61 +77,6 @@ TEST(same_id_as_sample_id)
 }
 
 /*
- * Two samplers of this task, each with its own ring, over the same N
- * faults: every sample in a ring carries its own event's id. With two
- * software events of one config, one occurrence is offered to both with
- * one perf_sample_data (kernel/events/core.c, do_perf_sw_event), and a
- * kernel that marks the id fields as filled after the first event
- * (sample_flags, 6.12: __perf_event_header__init_id) writes the first
- * event's id into the second's samples: a FAIL. Two configs (PAGE_FAULTS
- * and PAGE_FAULTS_MIN: every such fault is one of each) are the control.
- */
-static void expect_own_ids(struct __test_metadata *_metadata, uint64_t config0, uint64_t config1)
-{
-	uint64_t configs[2] = { config0, config1 };
-	struct pc_capture cap[2];
-	struct pc_faults f;
-	uint64_t id[2];
-
-	ASSERT_EQ(0, pc_faults_map(&f, 2 + FAULTS));
-	for (int k = 0; k < 2; k++) {
-		struct perfconf_attr attr = pc_attr_sw_sampling(configs[k], 1, PERF_SAMPLE_IDENTIFIER |
-								PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID);
-
-		attr.exclude_kernel = 1;
-		ASSERT_ERRNO(0, -pc_capture_open(&cap[k], &attr, 0, -1));
-		ASSERT_ERRNO(0, id_errno(cap[k].fd, &id[k]));
-	}
-	ASSERT_EQ(0, pc_faults_enabled_all(&f, (int[]){ cap[0].fd, cap[1].fd }, 2, FAULTS));
-	for (int k = 0; k < 2; k++) {
-		ASSERT_CAPTURE_READ(&cap[k]);
-		ASSERT_EQ(FAULTS, pc_capture_count(&cap[k], PERF_RECORD_SAMPLE)) TH_LOG("event %d", k);
-		size_t own = 0;
-
-		for (size_t i = 0; i < FAULTS; i++) {
-			const struct pc_sample *s = pc_capture_sample(&cap[k], i);
-
-			own += s->identifier == id[k] && s->id == id[k] && s->stream_id == id[k];
-		}
-		EXPECT_EQ(FAULTS, own) TH_LOG("event %d (id %llu; the other %llu): the first sample carries %llu",
-					      k, (unsigned long long)id[k], (unsigned long long)id[!k],
-					      (unsigned long long)pc_capture_sample(&cap[k], 0)->identifier);
-		pc_capture_close(&cap[k]);
-	}
-	pc_faults_unmap(&f);
-}
-
-TEST(two_events_of_one_config_sample_each_its_own_id)
-{
-	expect_own_ids(_metadata, PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_PAGE_FAULTS);
-}
-
-TEST(two_events_of_two_configs_sample_each_its_own_id)
-{
-	expect_own_ids(_metadata, PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_PAGE_FAULTS_MIN);
-}
-
-/*
  * Each member of a group has its own id, and a PERF_FORMAT_GROUP read
  * lists them in the order the members were created; a lone event's id
  * differs from all of them.

@@ -31,23 +31,6 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* The 8-byte id that name_to_handle_at() returns for a cgroup directory. 0 or -errno. */
-static int cgroup_handle(const char *path, uint64_t *id)
-{
-	struct {
-		struct file_handle fh;
-		unsigned char bytes[64];
-	} h = { .fh.handle_bytes = sizeof(h.bytes) };
-	int mount_id;
-
-	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
-		return -errno;
-	if (h.fh.handle_bytes != sizeof(*id))
-		return -EPROTO;
-	memcpy(id, h.fh.f_handle, sizeof(*id));
-	return 0;
-}
-
 FIXTURE(global) {
 	struct pc_cgroup_mount m;
 	bool private_mount;
@@ -87,7 +70,7 @@ FIXTURE_SETUP(global)
 	}
 	err = pc_cgroup_self(&self->m, self->own, sizeof(self->own));
 	if (!err)
-		err = cgroup_handle(self->own, &self->own_id);
+		err = pc_cgroup_id(self->own, &self->own_id);
 	if (err) {
 		undo(self);
 		BLOCKED("the test's own cgroup under %.200s, or its file handle (%s)", self->m.dir,
@@ -100,7 +83,7 @@ FIXTURE_SETUP(global)
 		undo(self);
 		BLOCKED("cannot create a cgroup under %.200s (%s)", self->m.dir, pc_errno_name(-err));
 	}
-	err = cgroup_handle(self->path, &self->fresh_id);
+	err = pc_cgroup_id(self->path, &self->fresh_id);
 	if (!err)
 		err = pc_child_start(&self->child, 0);
 	if (err) {
