@@ -19,6 +19,7 @@
 #include "abi/abi.h"
 #include "ring/capture.h"
 #include "event/event.h"
+#include "work/faults.h"
 #include "work/instrument.h"
 #include "host/kernel.h"
 #include "host/observe.h"
@@ -171,6 +172,17 @@
 /* Read every record of a capture, or fail the case with the reader's message. */
 #define ASSERT_CAPTURE_READ(cap) \
 	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", (cap)->error)
+
+/*
+ * n faults of this task on fresh pages of *f (mapped here, n + 1 with the
+ * warm-up) with the capture's event enabled, read: exactly n samples.
+ */
+#define CAPTURE_FAULT_SAMPLES(cap, f, n) do { \
+	ASSERT_EQ(0, pc_faults_map(f, (n) + 1)); \
+	ASSERT_EQ(0, pc_faults_enabled(f, (cap)->fd, n)); \
+	ASSERT_CAPTURE_READ(cap); \
+	ASSERT_EQ(n, pc_capture_count(cap, PERF_RECORD_SAMPLE)); \
+} while (0)
 
 /*
  * errno comparisons by name, so a failure reads "Expected 'EINVAL' == 'OK'".

@@ -92,3 +92,16 @@ int pc_map_temp_file_enabled(int event_fd, struct pc_file_map *m, size_t file_le
 	pc_disable(event_fd);
 	return err;
 }
+
+bool pc_code_page_size_ok(uint64_t size)
+{
+	uint64_t ps = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (size == ps)
+		return true;
+#ifdef __aarch64__
+	return size == (ps == 4096 ? 16 : ps == 16384 ? 128 : 32) * ps;
+#else
+	return false;
+#endif
+}

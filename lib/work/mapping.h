@@ -22,7 +22,9 @@
 #define PERFCONF_MAPPING_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -65,5 +67,13 @@ int pc_map_temp_file(struct pc_file_map *m, size_t file_len, size_t len, int pro
 void *pc_map_guarded_enabled(int event_fd, size_t len, int prot, int flags, int fd, off_t offset);
 int pc_map_temp_file_enabled(int event_fd, struct pc_file_map *m, size_t file_len, size_t len,
 			     int prot, int flags, off_t offset);
+
+/*
+ * Whether size can be the page size that maps this process's code
+ * (PERF_SAMPLE_CODE_PAGE_SIZE): the base page, or on arm64 a
+ * contiguous-PTE run (16 pages of 4 KiB, 128 of 16 KiB, 32 of 64 KiB:
+ * CONT_PTE_SIZE).
+ */
+bool pc_code_page_size_ok(uint64_t size);
 
 #endif

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "perfconf.h"
+#include "work/mapping.h"
 #include "host/cgroup.h"
 #include "work/affinity.h"
 #include "work/faults.h"
@@ -68,23 +69,6 @@ static int own_cgroup_id(uint64_t *id)
 	if (!err)
 		err = pc_cgroup_self(&m, path, sizeof(path));
 	return err ? err : pc_cgroup_id(path, id);
-}
-
-/*
- * The code page's size is the base page's; on arm64 also a contiguous-PTE
- * run (16 pages of 4 KiB, 128 of 16 KiB, 32 of 64 KiB: CONT_PTE_SIZE).
- */
-static bool code_page_size_ok(uint64_t size)
-{
-	uint64_t ps = (uint64_t)sysconf(_SC_PAGESIZE);
-
-	if (size == ps)
-		return true;
-#ifdef __aarch64__
-	return size == (ps == 4096 ? 16 : ps == 16384 ? 128 : 32) * ps;
-#else
-	return false;
-#endif
 }
 
 static uint64_t now_ns(void)
@@ -221,7 +205,7 @@ static void expect_field(struct __test_metadata *_metadata, const struct pc_abi_
 		EXPECT_EQ(0, s->data_page_size) TH_LOG("no page was mapped when the fault was sampled");
 		break;
 	case PERF_SAMPLE_CODE_PAGE_SIZE:
-		EXPECT_TRUE(code_page_size_ok(s->code_page_size))
+		EXPECT_TRUE(pc_code_page_size_ok(s->code_page_size))
 			TH_LOG("CODE_PAGE_SIZE %llu", (unsigned long long)s->code_page_size);
 		break;
 	default:

@@ -120,10 +120,7 @@ TEST_F(global, own_cgroup)
 
 	ASSERT_EQ(0, stat(self->own, &st));
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, 3));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_FAULT_SAMPLES(&cap, &f, 3);
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, k);
 

@@ -118,10 +118,7 @@ TEST_F(no_value, page_fault_sample)
 
 	attr.exclude_kernel = 1;
 	OPEN_WITH_BIT(&cap, &attr);
-	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, 3));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_FAULT_SAMPLES(&cap, &f, 3);
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, k);
 

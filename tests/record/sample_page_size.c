@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 
 #include "perfconf.h"
+#include "work/mapping.h"
 #include "work/faults.h"
 
 /* The region whose write faults the SIGSEGV handler lets through. */
@@ -84,21 +85,6 @@ static struct perfconf_attr size_attr(void)
 	ASSERT_ERRNO(0, -e_); \
 } while (0)
 
-/*
- * The code page's size is the base page's; on arm64 also a contiguous-PTE
- * run (16 pages of 4 KiB, 128 of 16 KiB, 32 of 64 KiB: CONT_PTE_SIZE).
- */
-static bool code_page_size_ok(uint64_t size, uint64_t ps)
-{
-	if (size == ps)
-		return true;
-#ifdef __aarch64__
-	return size == (ps == 4096 ? 16 : ps == 16384 ? 128 : 32) * ps;
-#else
-	return false;
-#endif
-}
-
 /* Write once at p with the capture enabled: the samples at p. */
 static void write_sampled(struct __test_metadata *_metadata, struct pc_capture *cap,
 			  unsigned char *p)
@@ -137,7 +123,7 @@ TEST(base_page)
 		EXPECT_EQ((uintptr_t)page + 0x100, s->addr);
 		EXPECT_TRUE(pc_fault_ip(s->ip));
 		EXPECT_EQ(ps, s->data_page_size) TH_LOG("sample %zu", k);
-		EXPECT_TRUE(code_page_size_ok(s->code_page_size, ps))
+		EXPECT_TRUE(pc_code_page_size_ok(s->code_page_size))
 			TH_LOG("sample %zu: code_page_size %llu, the base page %llu", k,
 			       (unsigned long long)s->code_page_size, (unsigned long long)ps);
 	}
@@ -150,21 +136,17 @@ TEST(base_page)
 TEST(unmapped_data_page_is_zero)
 {
 	struct perfconf_attr attr = size_attr();
-	uint64_t ps = (uint64_t)sysconf(_SC_PAGESIZE);
 	struct pc_capture cap;
 	struct pc_faults f;
 
 	OPEN_SIZES(&cap, &attr);
-	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, 3));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_FAULT_SAMPLES(&cap, &f, 3);
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, k);
 
 		EXPECT_EQ(pc_faults_addr(&f, 1 + k), s->addr);
 		EXPECT_EQ(0, s->data_page_size) TH_LOG("sample %zu", k);
-		EXPECT_TRUE(code_page_size_ok(s->code_page_size, ps))
+		EXPECT_TRUE(pc_code_page_size_ok(s->code_page_size))
 			TH_LOG("sample %zu: code_page_size %llu", k, (unsigned long long)s->code_page_size);
 	}
 	pc_faults_unmap(&f);
@@ -257,7 +239,7 @@ TEST(transparent_huge_page)
 		EXPECT_EQ(huge, s->data_page_size) TH_LOG("sample %zu: %llu, the base page %llu", k,
 							  (unsigned long long)s->data_page_size,
 							  (unsigned long long)ps);
-		EXPECT_TRUE(code_page_size_ok(s->code_page_size, ps));
+		EXPECT_TRUE(pc_code_page_size_ok(s->code_page_size));
 	}
 	pc_capture_close(&cap);
 	unguard_all();

@@ -204,10 +204,7 @@ TEST(unmapped_page_is_zero)
 	struct pc_faults f;
 
 	OPEN_PHYS(&cap, &attr);
-	ASSERT_EQ(0, pc_faults_map(&f, 4));
-	ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, 3));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_FAULT_SAMPLES(&cap, &f, 3);
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, k);
 		uint64_t pfn;
