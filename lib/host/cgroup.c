@@ -207,3 +207,34 @@ int pc_cgroup_self(const struct pc_cgroup_mount *m, char *path, size_t len)
 	fclose(f);
 	return err;
 }
+
+int pc_cgroup_fresh_make(struct pc_cgroup_fresh *c)
+{
+	char rel[64];
+	int err;
+
+	c->private_mount = false;
+	c->path[0] = '\0';
+	if (pc_cgroup_perf_mount(&c->m)) {
+		err = pc_cgroup_mount_private(&c->m);
+		if (err)
+			return err;
+		c->private_mount = true;
+	}
+	err = pc_cgroup_create(&c->m, pc_cgroup_unique_name(rel, sizeof(rel)), c->path, sizeof(c->path));
+	if (err) {
+		c->path[0] = '\0';
+		pc_cgroup_fresh_remove(c);
+	}
+	return err;
+}
+
+void pc_cgroup_fresh_remove(struct pc_cgroup_fresh *c)
+{
+	if (c->path[0])
+		pc_cgroup_remove(c->path);
+	c->path[0] = '\0';
+	if (c->private_mount)
+		pc_cgroup_unmount_private(&c->m);
+	c->private_mount = false;
+}

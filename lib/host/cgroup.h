@@ -67,6 +67,21 @@ int pc_cgroup_mount_private(struct pc_cgroup_mount *m);
 int pc_cgroup_unmount_private(const struct pc_cgroup_mount *m);
 
 /*
+ * A fresh, empty cgroup of a test: in the hierarchy that hosts perf_event,
+ * or, where none is mounted, in a private cgroup2 mount.
+ */
+struct pc_cgroup_fresh {
+	struct pc_cgroup_mount m;
+	bool private_mount;
+	char path[PATH_MAX];	/* "" when there is none */
+};
+
+/* Make one: 0, or -errno with nothing left behind. */
+int pc_cgroup_fresh_make(struct pc_cgroup_fresh *c);
+/* Remove it (its tasks must be gone), and the private mount. Safe to repeat. */
+void pc_cgroup_fresh_remove(struct pc_cgroup_fresh *c);
+
+/*
  * This process's own cgroup in that hierarchy (/proc/self/cgroup: the
  * "0::" line on cgroup2, the line that lists perf_event on v1), as a
  * directory under the mount; writes it into path[]. 0, or -errno: -ENOENT

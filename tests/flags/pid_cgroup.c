@@ -38,9 +38,7 @@
 #define CHILD_WORK "faults " STR(N)
 
 FIXTURE(global) {
-	struct pc_cgroup_mount m;
-	bool private_mount;
-	char path[PATH_MAX];	/* the cgroup, "" when not made */
+	struct pc_cgroup_fresh cg;
 	int dir;		/* open on it */
 	int cpu;		/* the test and the child are pinned there */
 	struct pc_child child;	/* in the cgroup, waiting */
@@ -53,37 +51,22 @@ static void undo(FIXTURE_DATA(global) *self)
 	if (self->dir >= 0)
 		close(self->dir);
 	self->dir = -1;
-	if (self->path[0])
-		pc_cgroup_remove(self->path);
-	self->path[0] = '\0';
-	if (self->private_mount)
-		pc_cgroup_unmount_private(&self->m);
-	self->private_mount = false;
+	pc_cgroup_fresh_remove(&self->cg);
 }
 
 FIXTURE_SETUP(global)
 {
-	char rel[64];
 	int err;
 
 	self->dir = -1;
-	self->path[0] = '\0';
-	self->private_mount = false;
+	self->cg.path[0] = '\0';
+	self->cg.private_mount = false;
 	self->child.pid = 0;
 	REQUIRE_CONFIG("CGROUP_PERF");
-	if (pc_cgroup_perf_mount(&self->m)) {
-		err = pc_cgroup_mount_private(&self->m);
-		if (err)
-			BLOCKED("no cgroup hierarchy is mounted, and cgroup2 cannot be (%s)", pc_errno_name(-err));
-		self->private_mount = true;
-	}
-	err = pc_cgroup_create(&self->m, pc_cgroup_unique_name(rel, sizeof(rel)), self->path, sizeof(self->path));
-	if (err) {
-		self->path[0] = '\0';
-		undo(self);
-		BLOCKED("cannot create a cgroup under %.200s (%s)", self->m.dir, pc_errno_name(-err));
-	}
-	self->dir = open(self->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = pc_cgroup_fresh_make(&self->cg);
+	if (err)
+		BLOCKED("cannot make a cgroup (%s)", pc_errno_name(-err));
+	self->dir = open(self->cg.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	self->cpu = pc_pin_self();
 	if (self->dir < 0 || self->cpu < 0) {
 		err = self->dir < 0 ? -errno : self->cpu;
@@ -92,7 +75,7 @@ FIXTURE_SETUP(global)
 	}
 	err = pc_child_start(&self->child, 0);
 	if (!err)
-		err = pc_cgroup_attach(self->path, self->child.pid);
+		err = pc_cgroup_attach(self->cg.path, self->child.pid);
 	/* once unmeasured: the code and stack the work runs through are there */
 	if (!err)
 		err = pc_child_do(&self->child, CHILD_WORK);
@@ -112,7 +95,7 @@ FIXTURE_TEARDOWN(global)
 #define OPEN_CGROUP(fd, attr, cgroup_fd, cpu) do { \
 	fd = pc_open(attr, cgroup_fd, cpu, -1, PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC); \
 	if (fd == -ENOENT) \
-		SKIP(return, "the perf_event controller is not on the hierarchy at %.200s", self->m.dir); \
+		SKIP(return, "the perf_event controller is not on the hierarchy at %.200s", self->cg.m.dir); \
 	ASSERT_OPEN(fd); \
 } while (0)
 
@@ -163,12 +146,12 @@ TEST_F(global, task_moved_out_is_not_counted)
 	int fd;
 
 	OPEN_CGROUP(fd, &attr, self->dir, self->cpu);
-	ASSERT_EQ(0, pc_cgroup_self(&self->m, own, sizeof(own))) TH_LOG("the test's own cgroup");
+	ASSERT_EQ(0, pc_cgroup_self(&self->cg.m, own, sizeof(own))) TH_LOG("the test's own cgroup");
 	ASSERT_EQ(0, pc_cgroup_attach(own, self->child.pid));
 	ASSERT_EQ(0, pc_child_do(&self->child, CHILD_WORK));	/* warm in the new place */
 	ASSERT_EQ(0, both_work(self, &fd, 1));
 	EXPECT_EQ(0, pc_count_of(fd)) TH_LOG("an empty cgroup counted");
-	ASSERT_EQ(0, pc_cgroup_attach(self->path, self->child.pid));
+	ASSERT_EQ(0, pc_cgroup_attach(self->cg.path, self->child.pid));
 	ASSERT_EQ(0, pc_child_do(&self->child, CHILD_WORK));
 	ASSERT_EQ(0, both_work(self, &fd, 1));
 	EXPECT_EQ(N, pc_count_of(fd)) TH_LOG("the control: the child back in the cgroup");
@@ -234,7 +217,7 @@ TEST_F(global, cgroup_file_is_ebadf)
 {
 	char file[PATH_MAX + 16];
 
-	snprintf(file, sizeof(file), "%s/cgroup.procs", self->path);
+	snprintf(file, sizeof(file), "%s/cgroup.procs", self->cg.path);
 	int bad = open(file, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, bad) TH_LOG("%s: %s", file, pc_errno_name(errno));
 	expect_ebadf(_metadata, self, bad);

@@ -32,10 +32,8 @@
 #define STR(x) STR_(x)
 
 FIXTURE(global) {
-	struct pc_cgroup_mount m;
-	bool private_mount;
+	struct pc_cgroup_fresh cg;
 	char own[PATH_MAX];	/* the test's own cgroup */
-	char path[PATH_MAX];	/* the fresh one, "" when not made */
 	uint64_t own_id, fresh_id;
 	struct pc_child child;
 };
@@ -43,47 +41,31 @@ FIXTURE(global) {
 static void undo(FIXTURE_DATA(global) *self)
 {
 	pc_child_kill(&self->child);
-	if (self->path[0])
-		pc_cgroup_remove(self->path);
-	self->path[0] = '\0';
-	if (self->private_mount)
-		pc_cgroup_unmount_private(&self->m);
-	self->private_mount = false;
+	pc_cgroup_fresh_remove(&self->cg);
 }
 
 FIXTURE_SETUP(global)
 {
-	char rel[64];
 	int err;
 
-	self->path[0] = '\0';
-	self->private_mount = false;
+	self->cg.path[0] = '\0';
+	self->cg.private_mount = false;
 	self->child.pid = 0;
 	if (pc_kernel()->kver < PC_KVER(5, 7))
 		SKIP(return, "PERF_SAMPLE_CGROUP is new in 5.7 (kernel %s)", pc_kernel()->release);
 	REQUIRE_CONFIG("CGROUP_PERF");
-	if (pc_cgroup_perf_mount(&self->m)) {
-		err = pc_cgroup_mount_private(&self->m);
-		if (err)
-			BLOCKED("no cgroup hierarchy is mounted, and cgroup2 cannot be (%s)", pc_errno_name(-err));
-		self->private_mount = true;
-	}
-	err = pc_cgroup_self(&self->m, self->own, sizeof(self->own));
+	err = pc_cgroup_fresh_make(&self->cg);
+	if (err)
+		BLOCKED("cannot make a cgroup (%s)", pc_errno_name(-err));
+	err = pc_cgroup_self(&self->cg.m, self->own, sizeof(self->own));
 	if (!err)
 		err = pc_cgroup_id(self->own, &self->own_id);
 	if (err) {
 		undo(self);
-		BLOCKED("the test's own cgroup under %.200s, or its file handle (%s)", self->m.dir,
+		BLOCKED("the test's own cgroup under %.200s, or its file handle (%s)", self->cg.m.dir,
 			pc_errno_name(-err));
 	}
-	err = pc_cgroup_create(&self->m, pc_cgroup_unique_name(rel, sizeof(rel)), self->path,
-			       sizeof(self->path));
-	if (err) {
-		self->path[0] = '\0';
-		undo(self);
-		BLOCKED("cannot create a cgroup under %.200s (%s)", self->m.dir, pc_errno_name(-err));
-	}
-	err = pc_cgroup_id(self->path, &self->fresh_id);
+	err = pc_cgroup_id(self->cg.path, &self->fresh_id);
 	if (!err)
 		err = pc_child_start(&self->child, 0);
 	if (err) {
@@ -168,7 +150,7 @@ TEST_F(global, child_moved_into_fresh_cgroup)
 	ASSERT_NE(self->own_id, self->fresh_id);
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, self->child.pid, -1));
 	child_faults_in(_metadata, self, &cap, self->own_id, "in the test's own cgroup");
-	ASSERT_EQ(0, pc_cgroup_attach(self->path, self->child.pid));
+	ASSERT_EQ(0, pc_cgroup_attach(self->cg.path, self->child.pid));
 	child_faults_in(_metadata, self, &cap, self->fresh_id, "in the fresh cgroup");
 	ASSERT_EQ(0, pc_cgroup_attach(self->own, self->child.pid));
 	child_faults_in(_metadata, self, &cap, self->own_id, "moved back");
