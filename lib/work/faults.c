@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Page faults at known addresses. */
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -83,4 +85,47 @@ void pc_faults_unmap(struct pc_faults *f)
 		munmap(f->base, f->pages * f->page_size);
 	f->base = NULL;
 	f->pages = f->next = 0;
+}
+
+static struct {
+	uintptr_t base;
+	size_t len, unit;
+} guarded;
+
+static void unguard_write(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+	uintptr_t start = guarded.base + (a - guarded.base) / guarded.unit * guarded.unit;
+
+	(void)sig;
+	(void)uc;
+	if (guarded.len && a >= guarded.base && a < guarded.base + guarded.len &&
+	    !mprotect((void *)start, guarded.unit, PROT_READ | PROT_WRITE))
+		return;
+	signal(SIGSEGV, SIG_DFL);	/* a real crash: the access faults again and kills */
+}
+
+int pc_faults_guard(void *base, size_t len, size_t unit)
+{
+	struct sigaction sa = { .sa_sigaction = unguard_write, .sa_flags = SA_SIGINFO };
+
+	if (!len || !unit || len % unit)
+		return -EINVAL;
+	guarded.base = (uintptr_t)base;
+	guarded.len = len;
+	guarded.unit = unit;
+	if (sigaction(SIGSEGV, &sa, NULL))
+		return -errno;
+	return pc_faults_reguard();
+}
+
+int pc_faults_reguard(void)
+{
+	return mprotect((void *)guarded.base, guarded.len, PROT_READ) ? -errno : 0;
+}
+
+void pc_faults_unguard(void)
+{
+	guarded.len = 0;
+	signal(SIGSEGV, SIG_DFL);
 }

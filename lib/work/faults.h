@@ -59,4 +59,19 @@ void pc_fault_write(volatile unsigned char *p);
 /* True when ip lies inside pc_fault_write(). */
 int pc_fault_ip(uint64_t ip);
 
+/*
+ * Write faults on present pages. pc_faults_guard() makes [base, base +
+ * len) read-only and installs a SIGSEGV handler: a write there then takes
+ * a user-mode fault with the page still mapped (a sample of it sees the
+ * page's frame and size), and the handler makes the `unit` bytes around
+ * the address writable again (a page; or len, so that a huge page is
+ * never split), so the write completes. One region per process at a
+ * time. 0 or -errno.
+ */
+int pc_faults_guard(void *base, size_t len, size_t unit);
+/* The whole region read-only again, for the next writes. 0 or -errno. */
+int pc_faults_reguard(void);
+/* The handler off (the region stays as it is). */
+void pc_faults_unguard(void);
+
 #endif

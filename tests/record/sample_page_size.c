@@ -35,39 +35,6 @@
 #include "work/mapping.h"
 #include "work/faults.h"
 
-/* The region whose write faults the SIGSEGV handler lets through. */
-static unsigned char *guarded;
-static size_t guarded_len;
-
-static void unguard(int sig, siginfo_t *si, void *uc)
-{
-	uintptr_t a = (uintptr_t)si->si_addr;
-
-	(void)sig;
-	(void)uc;
-	if (guarded && a >= (uintptr_t)guarded && a < (uintptr_t)guarded + guarded_len &&
-	    !mprotect(guarded, guarded_len, PROT_READ | PROT_WRITE))
-		return;
-	signal(SIGSEGV, SIG_DFL);	/* a real crash: the write faults again and kills */
-}
-
-static int guard(unsigned char *base, size_t len)
-{
-	struct sigaction sa = { .sa_sigaction = unguard, .sa_flags = SA_SIGINFO };
-
-	if (sigaction(SIGSEGV, &sa, NULL))
-		return -errno;
-	guarded = base;
-	guarded_len = len;
-	return mprotect(base, len, PROT_READ) ? -errno : 0;
-}
-
-static void unguard_all(void)
-{
-	guarded = NULL;
-	signal(SIGSEGV, SIG_DFL);
-}
-
 static struct perfconf_attr size_attr(void)
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1,
@@ -109,9 +76,9 @@ TEST(base_page)
 	ASSERT_NE(MAP_FAILED, page);
 	madvise(page, ps, MADV_NOHUGEPAGE);
 	pc_fault_write(page);			/* present, and the path warm */
-	ASSERT_EQ(0, guard(page, ps));
+	ASSERT_EQ(0, pc_faults_guard(page, ps, ps));
 	pc_fault_write(page + 8);		/* the handler's path warm */
-	ASSERT_EQ(0, guard(page, ps));
+	ASSERT_EQ(0, pc_faults_reguard());
 	OPEN_SIZES(&cap, &attr);
 	write_sampled(_metadata, &cap, page + 0x100);
 	size_t n = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
@@ -128,7 +95,7 @@ TEST(base_page)
 			       (unsigned long long)s->code_page_size, (unsigned long long)ps);
 	}
 	pc_capture_close(&cap);
-	unguard_all();
+	pc_faults_unguard();
 	munmap(page, ps);
 }
 
@@ -223,9 +190,9 @@ TEST(transparent_huge_page)
 		SKIP(return, "no transparent huge page backs the mapping (AnonHugePages %lld bytes; "
 		     "THP off or memory fragmented)", backed);
 	}
-	ASSERT_EQ(0, guard(base, huge));	/* all of it: the PMD stays whole */
+	ASSERT_EQ(0, pc_faults_guard(base, huge, huge));	/* all of it: the PMD stays whole */
 	pc_fault_write(base + 8);		/* the handler's path warm */
-	ASSERT_EQ(0, guard(base, huge));
+	ASSERT_EQ(0, pc_faults_reguard());
 	OPEN_SIZES(&cap, &attr);
 	write_sampled(_metadata, &cap, base + huge / 2 + 0x40);
 	ASSERT_LE((long long)huge, anon_huge_bytes(base)) TH_LOG("the huge page was split meanwhile");
@@ -242,7 +209,7 @@ TEST(transparent_huge_page)
 		EXPECT_TRUE(pc_code_page_size_ok(s->code_page_size));
 	}
 	pc_capture_close(&cap);
-	unguard_all();
+	pc_faults_unguard();
 	munmap(base, huge);
 }
 

@@ -33,25 +33,6 @@
 #define PAGES 2
 static const size_t offsets[PAGES] = { 0x568, 0x8 };
 
-/* The pages whose write faults the SIGSEGV handler lets through, one page at a time. */
-static unsigned char *guarded;
-static size_t guarded_len;
-
-static void unguard(int sig, siginfo_t *si, void *uc)
-{
-	uintptr_t a = (uintptr_t)si->si_addr;
-
-	(void)sig;
-	(void)uc;
-	uintptr_t page = a & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
-
-	/* only the page written to: the next one faults on its own */
-	if (guarded && a >= (uintptr_t)guarded && a < (uintptr_t)guarded + guarded_len &&
-	    !mprotect((void *)page, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE))
-		return;
-	signal(SIGSEGV, SIG_DFL);	/* a real crash: the write faults again and kills */
-}
-
 /* The frame number of the page at addr from /proc/self/pagemap; 0 when not shown. */
 static int pagemap_pfn(const void *addr, uint64_t *pfn)
 {
@@ -82,15 +63,13 @@ struct guarded_pages {
 /* Map, fill and lock PAGES pages, note their frames, make them read-only. */
 static int guard_pages(struct guarded_pages *g)
 {
-	struct sigaction sa = { .sa_sigaction = unguard, .sa_flags = SA_SIGINFO };
-
 	g->ps = (size_t)sysconf(_SC_PAGESIZE);
 	g->base = mmap(NULL, PAGES * g->ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (g->base == MAP_FAILED)
 		return -errno;
 	madvise(g->base, PAGES * g->ps, MADV_NOHUGEPAGE);
 	memset(g->base, 0xa5, PAGES * g->ps);
-	if (mlock(g->base, PAGES * g->ps) || sigaction(SIGSEGV, &sa, NULL))
+	if (mlock(g->base, PAGES * g->ps))
 		return -errno;
 	for (size_t k = 0; k < PAGES; k++) {
 		int err = pagemap_pfn(g->base + k * g->ps, &g->pfn[k]);
@@ -98,21 +77,12 @@ static int guard_pages(struct guarded_pages *g)
 		if (err)
 			return err;
 	}
-	guarded = g->base;
-	guarded_len = PAGES * g->ps;
-	return mprotect(g->base, PAGES * g->ps, PROT_READ) ? -errno : 0;
-}
-
-/* Make them read-only again (after a write made them writable). */
-static int reguard(struct guarded_pages *g)
-{
-	return mprotect(g->base, PAGES * g->ps, PROT_READ) ? -errno : 0;
+	return pc_faults_guard(g->base, PAGES * g->ps, g->ps);	/* one page at a time */
 }
 
 static void unguard_pages(struct guarded_pages *g)
 {
-	guarded = NULL;
-	signal(SIGSEGV, SIG_DFL);
+	pc_faults_unguard();
 	munmap(g->base, PAGES * g->ps);
 }
 
@@ -156,7 +126,7 @@ TEST(present_page_is_its_physical_address)
 	/* once unmeasured: the handler's code and stack are there */
 	for (size_t k = 0; k < PAGES; k++)
 		pc_fault_write(g.base + k * g.ps + offsets[k]);
-	ASSERT_EQ(0, reguard(&g));
+	ASSERT_EQ(0, pc_faults_reguard());
 	OPEN_PHYS(&cap, &attr);
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_fault_write(g.base + offsets[0]);
