@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A child process that works in steps, on the test's cue. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "host/cgroup.h"
 #include "host/privilege.h"
 #include "work/child.h"
 #include "work/workload.h"
@@ -247,4 +249,67 @@ void pc_child_kill(struct pc_child *c)
 		kill(c->pid, SIGKILL);
 		reap(c);
 	}
+}
+
+int pc_echo_start(struct pc_echo *p, const char *cgroup)
+{
+	int to[2], from[2], err;
+	char c = 0;
+
+	p->pid = 0;
+	if (pipe2(to, O_CLOEXEC))
+		return -errno;
+	if (pipe2(from, O_CLOEXEC)) {
+		err = -errno;
+		close(to[0]);
+		close(to[1]);
+		return err;
+	}
+	p->pid = fork();
+	if (p->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], &c, 1) == 1 && write(from[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	err = p->pid < 0 ? -errno : 0;
+	close(to[0]);
+	close(from[1]);
+	p->to = to[1];
+	p->from = from[0];
+	if (err) {
+		p->pid = 0;
+		close(p->to);
+		close(p->from);
+		return err;
+	}
+	if (cgroup)
+		err = pc_cgroup_attach(cgroup, p->pid);
+	if (!err)
+		err = pc_echo_round_trips(p, 1);
+	if (err)
+		pc_echo_stop(p);
+	return err;
+}
+
+int pc_echo_round_trips(struct pc_echo *p, unsigned long n)
+{
+	char c = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		if (write(p->to, &c, 1) != 1 || read(p->from, &c, 1) != 1)
+			return -EIO;
+	return 0;
+}
+
+void pc_echo_stop(struct pc_echo *p)
+{
+	if (p->pid <= 0)
+		return;
+	close(p->to);
+	close(p->from);
+	waitpid(p->pid, NULL, 0);
+	p->pid = 0;
 }

@@ -81,4 +81,23 @@ int pc_child_finish(struct pc_child *c);
  */
 void pc_child_kill(struct pc_child *c);
 
+/*
+ * An echo partner: a forked child that answers every byte written to it.
+ * With both tasks on one CPU each round trip blocks each of them once,
+ * which makes switch counts exact.
+ */
+struct pc_echo {
+	pid_t pid;		/* 0 when there is none */
+	int to, from;		/* our ends of its pipes */
+};
+/*
+ * Fork it (with cgroup not NULL, moved into that cgroup first), then one
+ * round trip, unmeasured. 0, or -errno with nothing left behind.
+ */
+int pc_echo_start(struct pc_echo *p, const char *cgroup);
+/* n round trips: 0, or -EIO. */
+int pc_echo_round_trips(struct pc_echo *p, unsigned long n);
+/* Close its pipes (it reads EOF and exits) and reap it. Safe to repeat. */
+void pc_echo_stop(struct pc_echo *p);
+
 #endif

@@ -106,9 +106,12 @@ TEST(each_program_its_own_id)
 }
 
 /*
- * With ksymbol too, a load reports the program's symbol and the program;
- * the order the kernel writes them in is pinned (perf relies on the symbol
- * coming first).
+ * With ksymbol too, one event reports both: the program's load and unload
+ * (BPF_EVENT, its id and tag) and its symbol's register and unregister
+ * (KSYMBOL of type BPF, the JITed length, one address). The man page
+ * states no order between a KSYMBOL and a BPF_EVENT record: the order the
+ * kernel writes them in is pinned (`order`; perf relies on the symbol
+ * coming first, perf_event_bpf_event(), kernel/events/core.c:9538 in 6.12).
  */
 TEST(with_ksymbol)
 {
@@ -117,11 +120,32 @@ TEST(with_ksymbol)
 	char types[128];
 
 	CAPTURE_A_LOAD(&cap, bpf_attr(1), &prog, 1);
-	ASSERT_NE(NULL, pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id));
+	const struct pc_record *load = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
+	const struct pc_record *unload = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_UNLOAD, prog.id);
+
+	ASSERT_NE(NULL, load) TH_LOG("no PROG_LOAD record for program %u", prog.id);
+	ASSERT_NE(NULL, unload) TH_LOG("no PROG_UNLOAD record for program %u", prog.id);
+	expect_prog(_metadata, load, &prog);
+	expect_prog(_metadata, unload, &prog);
+	EXPECT_LT(pc_capture_index(&cap, load), pc_capture_index(&cap, unload));
 	if (!prog.jited_len)
 		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol");
 	const struct pc_record *sym = pc_find_ksymbol(&cap, prog.ksym, 0);
+	const struct pc_record *unsym = pc_find_ksymbol(&cap, prog.ksym,
+							PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
+
 	ASSERT_NE(NULL, sym) TH_LOG("no KSYMBOL record named %s", prog.ksym);
+	ASSERT_NE(NULL, unsym) TH_LOG("no unregistering KSYMBOL record named %s", prog.ksym);
+	EXPECT_EQ(PERF_RECORD_KSYMBOL_TYPE_BPF, sym->ksymbol.ksym_type);
+	EXPECT_EQ(PERF_RECORD_KSYMBOL_TYPE_BPF, unsym->ksymbol.ksym_type);
+	EXPECT_EQ(prog.jited_len, sym->ksymbol.len);
+	EXPECT_EQ(prog.jited_len, unsym->ksymbol.len);
+	EXPECT_NE(0, sym->ksymbol.addr);
+	EXPECT_EQ(sym->ksymbol.addr, unsym->ksymbol.addr);
+	if (prog.jited_addr) {
+		EXPECT_EQ(prog.jited_addr, sym->ksymbol.addr);
+	}
+	EXPECT_LT(pc_capture_index(&cap, sym), pc_capture_index(&cap, unsym));
 	pc_capture_types(&cap, types, sizeof(types));
 	pc_observe("order", "%s", types);
 	pc_capture_close(&cap);

@@ -24,65 +24,10 @@
 #include <sys/wait.h>
 
 #include "perfconf.h"
+#include "work/child.h"
 #include "work/affinity.h"
 
 #define ROUND_TRIPS 200
-
-struct partner {
-	pid_t pid;
-	int to[2], from[2];
-};
-
-/* fork a partner that answers each byte; one round trip first, unmeasured. 0 or -errno. */
-static int partner_start(struct partner *p)
-{
-	char c = 0;
-
-	p->pid = 0;
-	if (pipe2(p->to, O_CLOEXEC))
-		return -errno;
-	if (pipe2(p->from, O_CLOEXEC)) {
-		int err = -errno;
-
-		close(p->to[0]);
-		close(p->to[1]);
-		return err;
-	}
-	p->pid = fork();
-	if (p->pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-		close(p->to[1]);
-		close(p->from[0]);
-		while (read(p->to[0], &c, 1) == 1 && write(p->from[1], &c, 1) == 1)
-			;
-		_exit(0);
-	}
-	close(p->to[0]);
-	close(p->from[1]);
-	if (p->pid < 0)
-		return -errno;
-	return write(p->to[1], &c, 1) == 1 && read(p->from[0], &c, 1) == 1 ? 0 : -EIO;
-}
-
-static int round_trips(struct partner *p, unsigned long n)
-{
-	char c = 0;
-
-	for (unsigned long i = 0; i < n; i++)
-		if (write(p->to[1], &c, 1) != 1 || read(p->from[0], &c, 1) != 1)
-			return -EIO;
-	return 0;
-}
-
-static void partner_stop(struct partner *p)
-{
-	if (p->pid <= 0)
-		return;
-	close(p->to[1]);	/* the partner reads EOF and exits */
-	close(p->from[0]);
-	waitpid(p->pid, NULL, 0);
-	p->pid = 0;
-}
 
 /* This thread's switches as the scheduler counts them (voluntary + involuntary). */
 static long switches_so_far(void)
@@ -113,20 +58,20 @@ static void back_to_other(void)
 TEST(one_switch_per_blocking_round_trip)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
-	struct partner p;
+	struct pc_echo p;
 	uint64_t count = UINT64_MAX;
 	int fd;
 
 	PIN_AND_FIFO();
 	fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, partner_start(&p));
+	ASSERT_EQ(0, pc_echo_start(&p, NULL));
 	long before = switches_so_far();
 	ASSERT_EQ(0, pc_enable(fd));
-	int err = round_trips(&p, ROUND_TRIPS);
+	int err = pc_echo_round_trips(&p, ROUND_TRIPS);
 	ASSERT_EQ(0, pc_disable(fd));
 	long after = switches_so_far();
-	partner_stop(&p);
+	pc_echo_stop(&p);
 	back_to_other();
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, pc_read_count(fd, &count));
@@ -166,22 +111,22 @@ TEST(busy_without_blocking_is_zero)
 TEST(agrees_with_the_schedulers_count)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
-	struct partner p;
+	struct pc_echo p;
 	uint64_t count = UINT64_MAX;
 	int fd;
 
 	ASSERT_LE(0, pc_pin_self());
 	fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, partner_start(&p));
+	ASSERT_EQ(0, pc_echo_start(&p, NULL));
 	long outer0 = switches_so_far();
 	ASSERT_EQ(0, pc_enable(fd));
 	long inner0 = switches_so_far();
-	int err = round_trips(&p, ROUND_TRIPS);
+	int err = pc_echo_round_trips(&p, ROUND_TRIPS);
 	long inner1 = switches_so_far();
 	ASSERT_EQ(0, pc_disable(fd));
 	long outer1 = switches_so_far();
-	partner_stop(&p);
+	pc_echo_stop(&p);
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, pc_read_count(fd, &count));
 	EXPECT_LE(ROUND_TRIPS, inner1 - inner0);
