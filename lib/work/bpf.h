@@ -48,8 +48,8 @@ int pc_bpf_load_trivial(struct pc_bpf_prog *p, const char *name);
 int pc_bpf_load_trivial_tracepoint(struct pc_bpf_prog *p, const char *name);
 /*
  * "r0 = ret; exit" as a tracepoint program: 0 drops every hit of the
- * tracepoint it is attached to, anything else keeps them
- * (trace_call_bpf()). 0, or -errno as above.
+ * tracepoint it is attached to, 1 keeps them (trace_call_bpf() ANDs the
+ * results of the attached programs: bit 0 decides). 0, or -errno as above.
  */
 int pc_bpf_load_tracepoint_returning(struct pc_bpf_prog *p, const char *name, int ret);
 /*
