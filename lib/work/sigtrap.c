@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abi/abi.h"
@@ -183,4 +184,21 @@ struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile 
 	attr.sigtrap = 1;
 	attr.remove_on_exec = 1;
 	return attr;
+}
+
+int pc_signals_take(int sig, int max, siginfo_t *last)
+{
+	struct timespec zero = { 0 };
+	sigset_t set;
+	siginfo_t si;
+	int n = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	while (n < max && sigtimedwait(&set, &si, &zero) == sig) {
+		if (last)
+			*last = si;
+		n++;
+	}
+	return n;
 }

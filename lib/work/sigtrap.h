@@ -137,4 +137,11 @@ struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile 
 	pc_sigtrap_watch(fd); \
 } while (0)
 
+/*
+ * Take the pending signals numbered sig (blocked, queued for this thread
+ * or the process) without waiting, at most max of them: how many; the last
+ * one's siginfo in *last when last is not NULL.
+ */
+int pc_signals_take(int sig, int max, siginfo_t *last);
+
 #endif

@@ -24,6 +24,7 @@
  * 16-byte sample (PERF_SAMPLE_ADDR) per step, the ring drained after each.
  */
 #include "perfconf.h"
+#include "work/sigtrap.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -40,21 +41,6 @@ struct patterns {
 	char poll[STEPS + 1];
 	char sig[STEPS + 1];
 };
-
-/* The signals of this number pending now, taken. */
-static int take(int sig)
-{
-	struct timespec zero = { 0 };
-	sigset_t set;
-	siginfo_t si;
-	int n = 0;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	while (n < 9 && sigtimedwait(&set, &si, &zero) == sig)
-		n++;
-	return n;
-}
 
 /*
  * One run of `steps` faults: after each, poll (timeout 0) gives 'w' or '.',
@@ -95,13 +81,13 @@ static void run_steps(struct __test_metadata *_metadata, int watermark, uint32_t
 	ASSERT_EQ(0, sigqueue(getpid(), sig, v));
 	pc_faults_next(&f, 1);
 	polls[0] = pc_pollin(fd) ? 'w' : '.';
-	sigs[0] = (char)('0' + take(sig));
+	sigs[0] = (char)('0' + pc_signals_take(sig, 9, NULL));
 	pc_ring_drain(&r);
 	ASSERT_EQ(0, pc_enable(fd));
 	for (int i = 0; i < steps; i++) {
 		pc_faults_next(&f, 1);
 		polls[i] = pc_pollin(fd) ? 'w' : '.';
-		sigs[i] = (char)('0' + take(sig));
+		sigs[i] = (char)('0' + pc_signals_take(sig, 9, NULL));
 		pc_ring_drain(&r);
 	}
 	ASSERT_EQ(0, pc_disable(fd));
@@ -114,7 +100,7 @@ static void run_steps(struct __test_metadata *_metadata, int watermark, uint32_t
 	pc_faults_unmap(&f);
 	pc_ring_unmap(&r);
 	close(fd);
-	take(sig);
+	pc_signals_take(sig, 9, NULL);
 }
 
 /*

@@ -24,6 +24,7 @@
  * Measured with this task's user-mode page faults, one sample each.
  */
 #include "perfconf.h"
+#include "work/sigtrap.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -64,23 +65,6 @@ static void block(int sig)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	while (sigtimedwait(&set, &si, &zero) == sig)
 		;
-}
-
-/* The signals of this number pending for this thread now, taken: how many, the last in *last. */
-static int take(int sig, siginfo_t *last)
-{
-	struct timespec zero = { 0 };
-	sigset_t set;
-	siginfo_t si;
-	int n = 0;
-
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	while (n < 64 && sigtimedwait(&set, &si, &zero) == sig) {
-		*last = si;
-		n++;
-	}
-	return n;
 }
 
 /* O_ASYNC on fd, the owner `ex`, the signal setsig (0: none). 0 or -errno. */
@@ -152,7 +136,7 @@ TEST_F(global, one_signal_per_overflow)
 	ASSERT_EQ(0, pc_enable(self->cap.fd));
 	for (int i = 0; i < STEPS; i++) {
 		pc_faults_next(&self->f, 1);
-		int n = take(sig, &si);
+		int n = pc_signals_take(sig, 64, &si);
 
 		EXPECT_EQ(1, n) TH_LOG("signals after fault %d", i + 1);
 		if (n != 1)
@@ -168,7 +152,7 @@ TEST_F(global, one_signal_per_overflow)
 	ASSERT_EQ(0, pc_disable(self->cap.fd));
 	EXPECT_EQ(STEPS, pc_count_of(self->cap.fd));
 	pc_faults_next(&self->f, 2);
-	EXPECT_EQ(0, take(sig, &si)) TH_LOG("a signal from a disabled event");
+	EXPECT_EQ(0, pc_signals_take(sig, 64, &si)) TH_LOG("a signal from a disabled event");
 }
 
 struct waiter {
@@ -189,7 +173,7 @@ static void *waiter_main(void *arg)
 	w->tid = gettid_();
 	if (write(w->ready[1], "r", 1) != 1 || read(w->go[0], &c, 1) != 1)
 		return NULL;
-	w->taken = take(w->sig, &si);
+	w->taken = pc_signals_take(w->sig, 64, &si);
 	w->fd = si.si_fd;
 	w->code = si.si_code;
 	w->band = si.si_band;
@@ -246,7 +230,7 @@ TEST(owner_tid_signals_that_thread)
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_EQ(0, sigpending(&pending));
 	EXPECT_TRUE(sigismember(&pending, w.sig)) TH_LOG("the process's signals are not pending");
-	EXPECT_EQ(STEPS, take(w.sig, &si));
+	EXPECT_EQ(STEPS, pc_signals_take(w.sig, 64, &si));
 	close(w.ready[0]);
 	close(w.ready[1]);
 	close(w.go[0]);
@@ -276,16 +260,16 @@ TEST(refresh_hup_band)
 	ASSERT_EQ(0, set_async(cap.fd, &ex, sig));
 	ASSERT_EQ(0, ioctl(cap.fd, PERF_EVENT_IOC_REFRESH, 2));
 	pc_faults_next(&f, 1);
-	ASSERT_EQ(1, take(sig, &si));
+	ASSERT_EQ(1, pc_signals_take(sig, 64, &si));
 	EXPECT_EQ(POLL_IN, si.si_code);
 	EXPECT_EQ(POLLIN | POLLRDNORM, si.si_band);
 	pc_faults_next(&f, 1);
-	ASSERT_EQ(1, take(sig, &si));
+	ASSERT_EQ(1, pc_signals_take(sig, 64, &si));
 	EXPECT_EQ(POLL_HUP, si.si_code);
 	EXPECT_EQ(POLLHUP | POLLERR, si.si_band);
 	EXPECT_EQ(cap.fd, si.si_fd);
 	pc_faults_next(&f, 2);
-	EXPECT_EQ(0, take(sig, &si));
+	EXPECT_EQ(0, pc_signals_take(sig, 64, &si));
 	EXPECT_EQ(2, pc_count_of(cap.fd));
 	pc_capture_close(&cap);
 	pc_faults_unmap(&f);
