@@ -174,6 +174,18 @@
 	ASSERT_LE(0, pc_capture_read(cap)) TH_LOG("%s", (cap)->error)
 
 /*
+ * n getppid() calls of this task with the capture's event (on
+ * syscalls:sys_enter_getppid) enabled, read: exactly n samples.
+ */
+#define CAPTURE_GETPPID_SAMPLES(cap, n) do { \
+	ASSERT_EQ(0, pc_enable((cap)->fd)); \
+	pc_work_getppid_calls(n); \
+	ASSERT_EQ(0, pc_disable((cap)->fd)); \
+	ASSERT_CAPTURE_READ(cap); \
+	ASSERT_EQ(n, pc_capture_count(cap, PERF_RECORD_SAMPLE)); \
+} while (0)
+
+/*
  * n faults of this task on fresh pages of *f (mapped here, n + 1 with the
  * warm-up) with the capture's event enabled, read: exactly n samples.
  */

@@ -611,12 +611,7 @@ TEST(raw_on_tracepoint)
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_RAW;
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	for (int i = 0; i < 3; i++)
-		syscall(SYS_getppid);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_GETPPID_SAMPLES(&cap, 3);
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = sample(&cap, k);
 

@@ -144,12 +144,7 @@ TEST_F(no_value, tracepoint_sample)
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | variant->bit;
 	OPEN_WITH_BIT(&cap, &attr);
 	syscall(SYS_getppid);	/* warm */
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	for (int i = 0; i < 3; i++)
-		syscall(SYS_getppid);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_EQ(3, pc_capture_count(&cap, PERF_RECORD_SAMPLE));
+	CAPTURE_GETPPID_SAMPLES(&cap, 3);
 	for (size_t k = 0; k < 3; k++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, k);
 
