@@ -73,8 +73,10 @@ $(B)/runners/tests/%: runners/tests/%.c $(LIB_A) $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(PC_CFLAGS) $(CFLAGS) $(TEST_CFLAGS) -Irunners $(PC_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS)
 
-# The runner's tests share helpers (runners/tests/fake.h).
+# The runner's tests share helpers (runners/tests/fake.h) and read the
+# runner's output with runners/tests/tapcheck.py of this tree.
 $(filter $(B)/runners/tests/%,$(UNIT_BIN)): $(wildcard runners/tests/*.h)
+$(filter $(B)/runners/tests/%,$(UNIT_BIN)): PC_CFLAGS += -DPERFCONF_SOURCE='"$(CURDIR)"'
 
 $(B)/runners/%.o: runners/%.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

@@ -37,8 +37,8 @@ void job_free(struct job *j)
 			verdict_free(&j->verdicts[i]);
 	free(j->verdicts);
 	recset_free(&j->recs);
-	free(j->ktap);
-	free(j->ktap_verbose);
+	for (int i = 0; i < OUT_N; i++)
+		free(j->out[i]);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -172,6 +172,70 @@ void job_judge(struct job *j, struct recset *base, const struct recset *newer)
 	j->verdicts = xcalloc(j->recs.n, sizeof(*j->verdicts));
 	for (size_t i = 0; i < j->recs.n; i++)
 		judge_between(base, newer, &j->recs.v[i], &j->verdicts[i]);
+}
+
+void job_shown(const struct job *j, size_t rec, struct shown *s)
+{
+	const struct record *r = &j->recs.v[rec];
+	const struct verdict *v = j->verdicts ? &j->verdicts[rec] : NULL;
+	enum verdict_kind k = v ? v->kind : V_NEW;
+	const char *reason = rec < j->tap.ncases ? j->tap.cases[rec].reason : j->bin_reason;
+	const char *detail = v && v->detail ? v->detail : NULL;
+
+	*s = (struct shown){ 0 };
+	if (verdict_fails(k)) {
+		s->kind = SHOWN_NOT_OK;
+		/* A SKIP or XFAIL directive would hide the failure from parsers. */
+		if (r->st == ST_TIMEOUT || r->st == ST_ERROR) {
+			s->directive = status_name(r->st);
+			s->reason = reason ? xstrdup(reason) : NULL;
+		}
+		if (k == V_NEW_FAILURE)
+			s->note = xasprintf("new failure: %s: %s, not in the baseline", r->id,
+					    status_name(r->st));
+		else
+			s->note = xasprintf("regression: %s: %s", r->id, detail ? detail : "");
+		if (!s->directive && reason && *reason) {
+			char *n = xasprintf("%s (%s: %s)", s->note, status_name(r->st), reason);
+
+			free(s->note);
+			s->note = n;
+		}
+		return;
+	}
+	if (status_bad(r->st)) {
+		/* As the baseline (or the newer one, in transit) expects. */
+		s->kind = SHOWN_XFAIL;
+		s->directive = "XFAIL";
+		s->reason = k == V_TRANSIT
+			? xasprintf("ABI growth in transit: %s", detail ? detail : status_name(r->st))
+			: xasprintf("known failure: %s as in the baseline%s%s", status_name(r->st),
+				    reason && *reason ? ": " : "", reason && *reason ? reason : "");
+		return;
+	}
+	if (k == V_IMPROVEMENT || k == V_CHANGED || k == V_TRANSIT)
+		s->note = xasprintf("%s: %s: %s", verdict_label(k), r->id, detail ? detail : "");
+	if (status_skipped(r->st) || r->st == ST_XFAIL) {
+		s->kind = r->st == ST_XFAIL ? SHOWN_XFAIL : SHOWN_SKIP;
+		s->directive = r->st == ST_XFAIL ? "XFAIL" : "SKIP";
+		s->reason = reason ? xstrdup(reason) : NULL;
+		return;
+	}
+	s->kind = SHOWN_OK;
+	if (reason && *reason) {
+		/* A plain pass says why on a line above. */
+		char *n = s->note ? xasprintf("%s\n%s: %s", s->note, r->id, reason)
+				  : xasprintf("%s: %s", r->id, reason);
+
+		free(s->note);
+		s->note = n;
+	}
+}
+
+void shown_free(struct shown *s)
+{
+	free(s->reason);
+	free(s->note);
 }
 
 const struct verdict *job_case_verdict(const struct job *j, size_t case_index)

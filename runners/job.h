@@ -16,13 +16,37 @@ void job_judge(struct job *j, struct recset *base, const struct recset *newer);
 const struct verdict *job_case_verdict(const struct job *j, size_t case_index);
 
 /*
- * The binary's KTAP block, numbered j->num: its cases as an indented
- * subtest, then its own result line. verbose: every line it printed;
+ * What record i shows on its result line: the verdict against the
+ * baseline, in the words every TAP parser knows.
+ *	a regression or new failure	not ok (TIMEOUT/ERROR keep their directive)
+ *	a failure the baseline expects	ok # XFAIL known failure: ...
+ *	  (or a newer baseline's: ABI growth in transit)
+ *	SKIP, BLOCKED			ok # SKIP reason
+ *	XFAIL				ok # XFAIL reason
+ *	PASS				ok
+ * The closing line counts the same: ok and XFAIL passed, SKIP skipped,
+ * not ok failed.
+ */
+enum shown_kind { SHOWN_OK, SHOWN_XFAIL, SHOWN_SKIP, SHOWN_NOT_OK };
+
+struct shown {
+	enum shown_kind kind;
+	const char *directive;	/* "SKIP", "XFAIL", "TIMEOUT", "ERROR" or NULL */
+	char *reason;		/* the directive's text, or NULL */
+	char *note;		/* the verdict, for a diagnostic above the line, or NULL */
+};
+
+void job_shown(const struct job *j, size_t rec, struct shown *s);
+void shown_free(struct shown *s);
+
+/*
+ * The binary's block, numbered j->num: its cases as a subtest in the
+ * layout's form, then its own result line. verbose: every line it printed;
  * otherwise the diagnostics of the cases that went wrong.
  */
-char *ktap_job(const struct job *j, bool verbose);
+char *ktap_job(const struct job *j, bool verbose, enum ktap_layout layout);
 
-/* A diagnostic line made safe for KTAP parsers ("# " + text + "\n"). */
+/* A diagnostic line made safe for KTAP and TAP parsers (indent + "# " + text + "\n"). */
 void ktap_diag(struct sbuf *out, const char *indent, const char *text);
 
 #endif

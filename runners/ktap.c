@@ -28,6 +28,24 @@ static const char *const stoppers[] = {
 	"List of all partitions:", "Kernel panic - not syncing: VFS:", "reboot: System halted", NULL,
 };
 
+/*
+ * Text that a TAP parser would take for a result, plan or version line once
+ * the "# " prefixes are stripped (LKFT's parser strips one per level).
+ */
+static bool looks_like_tap(const char *text)
+{
+	static const char *const starts[] = { "ok ", "not ok ", "1..", "TAP version", "KTAP version",
+					      "Bail out!", "pragma ", "Subtest:", NULL };
+
+	text += strspn(text, "# \t");
+	if (!strcmp(text, "ok") || !strcmp(text, "not ok"))
+		return true;
+	for (int i = 0; starts[i]; i++)
+		if (!strncmp(text, starts[i], strlen(starts[i])))
+			return true;
+	return false;
+}
+
 void ktap_diag(struct sbuf *out, const char *indent, const char *text)
 {
 	char *copy;
@@ -41,42 +59,24 @@ void ktap_diag(struct sbuf *out, const char *indent, const char *text)
 		while ((p = strstr(copy, stoppers[i])))
 			p[0] ^= 0x20;	/* swap the case of the first letter */
 	}
-	sb_puts(out, indent);
-	/* "# Subtest: x" would start a subtest. */
-	sb_puts(out, !strncmp(copy, "Subtest:", 8) ? "# (Subtest)" : "# ");
-	sb_puts(out, !strncmp(copy, "Subtest:", 8) ? copy + 8 : copy);
-	sb_puts(out, "\n");
+	/* Shown, never parsed: "| ok 1 x" is text to every parser. */
+	sb_printf(out, "%s# %s%s\n", indent, looks_like_tap(copy) ? "| " : "", copy);
 	free(copy);
 }
 
-static const char *directive(enum status st)
-{
-	switch (st) {
-	case ST_SKIP: return "SKIP";
-	case ST_BLOCKED: return "SKIP";	/* its reason starts with "blocked" */
-	case ST_XFAIL: return "XFAIL";
-	case ST_TIMEOUT: return "TIMEOUT";
-	case ST_ERROR: return "ERROR";
-	default: return NULL;
-	}
-}
-
-/* "ok N name[ # DIRECTIVE reason]"; the reason of a plain pass/fail goes on a line above. */
+/* "ok N name[ # DIRECTIVE reason]", the verdict's note on lines above. */
 static void result_line(struct sbuf *out, const char *indent, size_t num, const char *name,
-			enum status st, const char *reason)
+			const struct shown *sh)
 {
-	const char *d = directive(st);
-	bool ok = st == ST_PASS || status_skipped(st) || st == ST_XFAIL;
+	char *notes = sh->note ? xstrdup(sh->note) : NULL, *save = NULL;
 
-	if (!d && reason && *reason) {
-		char *r = xasprintf("%s: %s", name, reason);
-
-		ktap_diag(out, indent, r);
-		free(r);
-	}
-	sb_printf(out, "%s%s %zu %s", indent, ok ? "ok" : "not ok", num, name);
-	if (d)
-		sb_printf(out, " # %s%s%s", d, reason && *reason ? " " : "", reason ? reason : "");
+	for (char *l = notes ? strtok_r(notes, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
+		ktap_diag(out, indent, l);
+	free(notes);
+	sb_printf(out, "%s%s %zu %s", indent, sh->kind == SHOWN_NOT_OK ? "not ok" : "ok", num, name);
+	if (sh->directive)
+		sb_printf(out, " # %s%s%s", sh->directive, sh->reason && *sh->reason ? " " : "",
+			  sh->reason ? sh->reason : "");
 	sb_puts(out, "\n");
 }
 
@@ -141,17 +141,61 @@ static bool case_needs_detail(const struct job *j, size_t i)
 	return status_bad(j->tap.cases[i].r.st) || (v && verdict_fails(v->kind));
 }
 
-char *ktap_job(const struct job *j, bool verbose)
+/* The binary's line: not ok when any of its records is. */
+static void binary_shown(const struct job *j, struct shown *top)
+{
+	struct shown own = { 0 };
+	bool not_ok = false;
+
+	for (size_t i = 0; i < j->tap.ncases; i++) {
+		struct shown c;
+
+		job_shown(j, i, &c);
+		not_ok |= c.kind == SHOWN_NOT_OK;
+		shown_free(&c);
+	}
+	if (j->has_bin_record)
+		job_shown(j, j->recs.n - 1, &own);	/* the binary's own record comes last */
+	*top = (struct shown){ .kind = SHOWN_OK };
+	if (not_ok || own.kind == SHOWN_NOT_OK) {
+		top->kind = SHOWN_NOT_OK;
+		if (own.kind == SHOWN_NOT_OK && own.directive) {
+			top->directive = own.directive;
+			top->reason = own.reason ? xstrdup(own.reason) : NULL;
+		}
+	} else if (j->has_bin_record && own.kind != SHOWN_OK) {
+		top->kind = own.kind;
+		top->directive = own.directive;
+		top->reason = own.reason ? xstrdup(own.reason) : NULL;
+	} else if (j->bin_status == ST_SKIP) {
+		top->kind = SHOWN_SKIP;
+		top->directive = "SKIP";
+		top->reason = j->bin_reason ? xstrdup(j->bin_reason) : NULL;
+	}
+	shown_free(&own);
+}
+
+char *ktap_job(const struct job *j, bool verbose, enum ktap_layout layout)
 {
 	const struct tap *t = &j->tap;
+	bool ksft = layout == LAYOUT_KSELFTEST;
+	/* Lines of the binary's subtest: indented (KTAP) or commented (kselftest). */
+	const char *nest = ksft ? "# " : "  ";
 	struct sbuf out = { 0 };
 	struct logline *v;
 	size_t n = split_log(&t->log, &v), from = 0, num = 0;
 	bool block = t->ncases > 0;
 	bool bin_problem = j->has_bin_record && status_bad(j->bin_status);
+	char *name = ksft ? xasprintf("selftests: perfconf: %s", j->name) : xstrdup(j->name);
+	struct shown sh;
 
-	if (block)
-		sb_printf(&out, "  KTAP version 1\n  # Subtest: %s\n  1..%zu\n", j->name, t->ncases);
+	if (ksft)
+		sb_printf(&out, "# %s\n", name);
+	if (block && ksft)
+		sb_printf(&out, "# TAP version 13\n# 1..%zu\n", t->ncases + j->has_bin_record);
+	else if (block)
+		sb_printf(&out, "  KTAP version 1\n  # Subtest: %s\n  1..%zu\n", j->name,
+			  t->ncases + j->has_bin_record);
 	for (size_t i = 0; i < n; i++) {
 		const struct tcase *c;
 
@@ -159,14 +203,22 @@ char *ktap_job(const struct job *j, bool verbose)
 			continue;
 		c = &t->cases[v[i].case_index];
 		if (verbose || case_needs_detail(j, v[i].case_index))
-			diag_range(&out, "  ", v, from, i, verbose ? 0 : DIAG_LINES);
-		result_line(&out, "  ", ++num, c->r.id, c->r.st, c->reason);
+			diag_range(&out, nest, v, from, i, verbose ? 0 : DIAG_LINES);
+		job_shown(j, v[i].case_index, &sh);
+		result_line(&out, nest, ++num, c->r.id, &sh);
+		shown_free(&sh);
 		from = i + 1;
 	}
 	/* What it printed after its last result (or all of it, with no result). */
 	if (verbose || bin_problem)
-		diag_range(&out, block ? "  " : "", v, from, n, verbose ? 0 : DIAG_LINES);
+		diag_range(&out, block || ksft ? nest : "", v, from, n, verbose ? 0 : DIAG_LINES);
 	free(v);
+	/* The binary's own record, as a case of its own, so that parsers count it. */
+	if (block && j->has_bin_record) {
+		job_shown(j, j->recs.n - 1, &sh);
+		result_line(&out, nest, ++num, "(binary)", &sh);
+		shown_free(&sh);
+	}
 
 	for (size_t i = 0; i < j->notes.n; i++)
 		ktap_diag(&out, "", j->notes.v[i]);
@@ -179,30 +231,12 @@ char *ktap_job(const struct job *j, bool verbose)
 			free(l);
 		}
 	}
-	for (size_t i = 0; j->verdicts && i < j->recs.n; i++) {
-		const struct verdict *vd = &j->verdicts[i];
-		const struct record *r = &j->recs.v[i];
-		char *l = NULL;
-
-		switch (vd->kind) {
-		case V_REGRESSION:
-		case V_IMPROVEMENT:
-		case V_CHANGED:
-			l = xasprintf("%s: %s: %s", verdict_label(vd->kind), r->id, vd->detail);
-			break;
-		case V_NEW_FAILURE:
-			l = xasprintf("new failure: %s: %s, not in the baseline", r->id, status_name(r->st));
-			break;
-		case V_KNOWN:
-			l = xasprintf("known failure: %s: %s, as in the baseline", r->id, status_name(r->st));
-			break;
-		default:
-			break;
-		}
-		if (l)
-			ktap_diag(&out, "", l);
-		free(l);
-	}
-	result_line(&out, "", j->num, j->name, j->bin_status, j->bin_reason);
+	if (block)
+		binary_shown(j, &sh);
+	else
+		job_shown(j, j->recs.n - 1, &sh);	/* no cases: its own record tells it all */
+	result_line(&out, "", j->num, name, &sh);
+	shown_free(&sh);
+	free(name);
 	return out.s;
 }

@@ -9,6 +9,7 @@
  *	perfconf abi			the lib's ABI tables
  *	perfconf coverage [DIR]		attr fields, ioctls, flags, errnos without a test
  *	perfconf matrix [TARGET...]	the suite on other kernels under qemu
+ *	perfconf vm --kernel PATH ...	the suite on a kernel image of your own under qemu
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* CPU_COUNT */
@@ -47,6 +48,9 @@ static void usage(FILE *f)
 "                                   test in DIR/{attr,ioctl,flags,errors} (DIR: tests/)\n"
 "       perfconf matrix [TARGET...] the suite on Debian kernels under qemu\n"
 "                                   (runners/vm/matrix.sh; targets x86_64-6.1, arm64-vhe...)\n"
+"       perfconf vm --kernel PATH [--arch x86_64|arm64] [--config FILE] [-- OPTIONS]\n"
+"                                   the suite on a kernel you built, under qemu\n"
+"                                   (runners/vm/vm.sh)\n"
 "\n"
 "options:\n"
 "  -j, --jobs N         binaries run at once (default: the number of CPUs)\n"
@@ -63,6 +67,9 @@ static void usage(FILE *f)
 "      --results DIR    where ktap.txt and results.txt go\n"
 "                       (default <dir>/results/<release>-<arch>-<profile>)\n"
 "      --junit FILE     also write JUnit XML\n"
+"      --format LAYOUT  \"ktap\" (default: KTAP v1, indented subtests, as kunit.py reads)\n"
+"                       or \"kselftest\" (TAP 13 with \"# \"-prefixed subtests, as\n"
+"                       kselftest's runner prints and LKFT reads); results/ has both\n"
 "      --bisect         exit 0 good, 1 bad, 125 cannot test (git bisect run)\n"
 "      --gate WHAT      what fails the run: \"baseline\" (default: any regression or new\n"
 "                       failure) or \"suite\" (only the suite's own faults: ERROR,\n"
@@ -125,7 +132,7 @@ static int cpus(void)
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum { O_TIMEOUT = 256, O_TIMEOUTS, O_BASELINE, O_EXPECTED, O_RECORD, O_RESULTS,
-	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT, O_GATE };
+	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT, O_GATE, O_FORMAT };
 	static const struct option lo[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "test", required_argument, NULL, 't' },
@@ -144,6 +151,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "dir", required_argument, NULL, O_DIR },
 		{ "variant", required_argument, NULL, O_VARIANT },
 		{ "gate", required_argument, NULL, O_GATE },
+		{ "format", required_argument, NULL, O_FORMAT },
 		{ 0 },
 	};
 	int c;
@@ -217,6 +225,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			if (strcmp(optarg, "baseline") && strcmp(optarg, "suite"))
 				fail_usage("--gate: expected \"baseline\" or \"suite\", got \"%s\"", optarg);
 			o->gate_suite = !strcmp(optarg, "suite");
+			break;
+		case O_FORMAT:
+			if (strcmp(optarg, "ktap") && strcmp(optarg, "kselftest"))
+				fail_usage("--format: expected \"ktap\" or \"kselftest\", got \"%s\"", optarg);
+			o->layout = !strcmp(optarg, "kselftest") ? LAYOUT_KSELFTEST : LAYOUT_KTAP;
 			break;
 		case ':':
 			fail_usage("%s needs an argument", argv[optind - 1]);
@@ -294,21 +307,22 @@ static int cmd_info(int argc, char **argv)
 }
 
 /*
- * The VM matrix is a script of the source tree (runners/vm/): boots,
- * downloads and cross builds are shell work. The runner only finds it.
+ * The VM matrix and `perfconf vm` are scripts of the source tree
+ * (runners/vm/): boots, downloads and builds are shell work. The runner only
+ * finds them.
  */
-static int cmd_matrix(char **argv)
+static int cmd_vm_script(const char *cmd, const char *name, char **argv)
 {
 	const char *src = getenv("PERFCONF_SOURCE");
 	char *script;
 
 	if (!src || !*src)
 		src = PERFCONF_SOURCE;
-	script = xasprintf("%s/runners/vm/matrix.sh", src);
+	script = xasprintf("%s/runners/vm/%s", src, name);
 	argv[0] = script;
 	execv(script, argv);
-	fprintf(stderr, "%s: matrix: cannot run %s: %s (set PERFCONF_SOURCE to the source tree)\n",
-		progname, script, strerror(errno));
+	fprintf(stderr, "%s: %s: cannot run %s: %s (set PERFCONF_SOURCE to the source tree)\n",
+		progname, cmd, script, strerror(errno));
 	return EXIT_SETUP;
 }
 
@@ -329,7 +343,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "coverage"))
 		return cmd_coverage(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "matrix"))
-		return cmd_matrix(argv + 1);
+		return cmd_vm_script("matrix", "matrix.sh", argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "vm"))
+		return cmd_vm_script("vm", "vm.sh", argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "run")) {
 		argc--;
 		argv++;

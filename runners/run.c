@@ -27,17 +27,27 @@ struct run {
 	struct job *jobs;
 	size_t n, printed;
 	struct recset *base, *newer;
-	FILE *ktap;
+	FILE *file[OUT_N];	/* stdout, ktap.txt, kselftest.txt */
 };
 
-static void emit(struct run *r, const char *normal, const char *verbose)
+static void emit(struct run *r, char *const text[OUT_N])
 {
-	fputs(r->o->verbose ? verbose : normal, stdout);
-	fflush(stdout);
-	if (r->ktap) {
-		fputs(verbose, r->ktap);
-		fflush(r->ktap);
+	for (int i = 0; i < OUT_N; i++) {
+		if (r->file[i]) {
+			fputs(text[i], r->file[i]);
+			fflush(r->file[i]);
+		}
 	}
+}
+
+/* The same text to every output. */
+static void emit_all(struct run *r, char *text)
+{
+	char *all[OUT_N];
+
+	for (int i = 0; i < OUT_N; i++)
+		all[i] = text;
+	emit(r, all);
 }
 
 static void job_done(void *ctx, struct job *j)
@@ -57,16 +67,18 @@ static void job_done(void *ctx, struct job *j)
 			  pc_sysctl_state_path(), strerror(-restored));
 	job_outcome(j);
 	job_judge(j, r->base, r->newer);
-	j->ktap = ktap_job(j, false);
-	j->ktap_verbose = ktap_job(j, true);
+	j->out[OUT_STDOUT] = ktap_job(j, r->o->verbose, r->o->layout);
+	j->out[OUT_KTAP] = ktap_job(j, true, LAYOUT_KTAP);
+	j->out[OUT_KSELFTEST] = ktap_job(j, true, LAYOUT_KSELFTEST);
 	/* Print in order: this one and any finished ones after it. */
 	while (r->printed < r->n && r->jobs[r->printed].done) {
 		struct job *p = &r->jobs[r->printed++];
 
-		emit(r, p->ktap, p->ktap_verbose);
-		free(p->ktap);
-		free(p->ktap_verbose);
-		p->ktap = p->ktap_verbose = NULL;
+		emit(r, p->out);
+		for (int i = 0; i < OUT_N; i++) {
+			free(p->out[i]);
+			p->out[i] = NULL;
+		}
 	}
 }
 
@@ -172,14 +184,16 @@ int cmd_run(struct opts *o)
 		warnx_("cannot create %s: %s", results_dir, strerror(errno));
 		return exit_code(o, EXIT_SETUP);
 	}
-	path = xasprintf("%s/ktap.txt", results_dir);
-	run.ktap = fopen(path, "we");
-	if (!run.ktap)
-		warnx_("cannot write %s: %s", path, strerror(errno));
-	free(path);
+	run.file[OUT_STDOUT] = stdout;
+	for (int i = OUT_KTAP; i < OUT_N; i++) {
+		path = xasprintf("%s/%s", results_dir, i == OUT_KTAP ? "ktap.txt" : "kselftest.txt");
+		run.file[i] = fopen(path, "we");
+		if (!run.file[i])
+			warnx_("cannot write %s: %s", path, strerror(errno));
+		free(path);
+	}
 
 	health_open(&h);
-	sb_puts(&head, "KTAP version 1\n");
 	{
 		char *l = xasprintf("perfconf: %s %s, profile %s, %zu binar%s, -j %d", k.release, k.arch,
 				    k.profile, n, n == 1 ? "y" : "ies", o->jobs);
@@ -218,7 +232,17 @@ int cmd_run(struct opts *o)
 		}
 	}
 	sb_printf(&head, "1..%zu\n", n);
-	emit(&run, head.s, head.s);
+	{
+		/* The same diagnostics under each layout's version line. */
+		char *ktap = xasprintf("KTAP version 1\n%s", head.s);
+		char *ksft = xasprintf("TAP version 13\n%s", head.s);
+		char *heads[OUT_N] = { [OUT_STDOUT] = o->layout == LAYOUT_KSELFTEST ? ksft : ktap,
+				       [OUT_KTAP] = ktap, [OUT_KSELFTEST] = ksft };
+
+		emit(&run, heads);
+		free(ktap);
+		free(ksft);
+	}
 	sb_free(&head);
 
 	run.jobs = jobs;
@@ -251,7 +275,7 @@ int cmd_run(struct opts *o)
 
 		ktap_diag(&tail, "", l);
 		free(l);
-		emit(&run, tail.s, tail.s);
+		emit_all(&run, tail.s);
 		return o->bisect && stop > 0 ? 128 + stop : EXIT_SETUP;
 	}
 
@@ -315,9 +339,10 @@ int cmd_run(struct opts *o)
 		free(target);
 	}
 	summary_print(&tail, &sum, o->gate_suite);
-	emit(&run, tail.s, tail.s);
-	if (run.ktap)
-		fclose(run.ktap);
+	emit_all(&run, tail.s);
+	for (int i = OUT_KTAP; i < OUT_N; i++)
+		if (run.file[i])
+			fclose(run.file[i]);
 	summary_free(&sum);
 	sb_free(&tail);
 	for (size_t i = 0; i < n; i++)

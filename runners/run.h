@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "discover.h"
+#include "runner.h"
 
 struct opts {
 	int jobs;
@@ -14,6 +15,7 @@ struct opts {
 	bool gate_suite;	/* --gate suite: only the suite's own faults fail the run */
 	char *record_file, *baseline, *junit, *results, *dir, *expected, *timeouts;
 	char *variant;		/* --variant: appended to the profile */
+	enum ktap_layout layout;	/* --format */
 	double timeout;
 	bool timeout_given;
 };

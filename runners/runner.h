@@ -17,6 +17,14 @@
 
 struct verdict;
 
+enum ktap_layout {
+	LAYOUT_KTAP,		/* KTAP v1: indented subtests (kunit.py, KernelCI) */
+	LAYOUT_KSELFTEST,	/* kselftest's runner: TAP 13, "# "-prefixed subtests (LKFT) */
+};
+
+/* Where a run's text goes: stdout, and ktap.txt and kselftest.txt in full (-v). */
+enum { OUT_STDOUT, OUT_KTAP, OUT_KSELFTEST, OUT_N };
+
 struct job {
 	/* discover.c */
 	char *name;		/* "area/binary" */
@@ -51,8 +59,7 @@ struct job {
 	struct verdict *verdicts;	/* parallel to recs.v, after comparing */
 
 	/* main.c */
-	char *ktap;		/* rendered block, waiting for its turn */
-	char *ktap_verbose;
+	char *out[OUT_N];	/* rendered blocks, waiting for their turn */
 };
 
 void job_free(struct job *j);

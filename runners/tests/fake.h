@@ -327,6 +327,36 @@ static inline const char *fk_last_line(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+#ifndef PERFCONF_SOURCE
+#define PERFCONF_SOURCE "."
+#endif
+
+/*
+ * Read the run's results/ as dashboards do (runners/tests/tapcheck.py:
+ * kunit.py on ktap.txt, LKFT's way on kselftest.txt): its exit code, 0 when
+ * both agree on every case and with the closing line. Its output, one
+ * "<case-id> <kunit> <lkft>" line per case, is in *out (malloc'd).
+ */
+static inline int fk_tapcheck(struct tree *t, char **out)
+{
+	char *cmd, *log;
+	int rc;
+
+	*out = NULL;
+	if (asprintf(&log, "%s/tapcheck.out", t->root) < 0)
+		return -1;
+	if (asprintf(&cmd, "%s/runners/tests/tapcheck.py %s/results %s/kunit/tools/testing/kunit >%s 2>&1",
+		     PERFCONF_SOURCE, t->root, fk_build(), log) < 0) {
+		free(log);
+		return -1;
+	}
+	rc = system(cmd);
+	*out = fk_read(log);
+	free(cmd);
+	free(log);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
 /* A path under the tree, in a static buffer (one at a time). */
 static inline const char *fk_path(struct tree *t, const char *rel)
 {
