@@ -331,9 +331,21 @@ fail:
 
 struct sched {
 	struct job *jobs;
-	size_t n, next;
+	size_t n;
 	struct health *h;
 };
+
+/* Exclusive binaries first, then longer before shorter, unknown (new) first. */
+static int start_before(const void *a, const void *b)
+{
+	const struct job *x = *(struct job *const *)a, *y = *(struct job *const *)b;
+
+	if (x->exclusive != y->exclusive)
+		return x->exclusive ? -1 : 1;
+	if (x->last_s != y->last_s)
+		return x->last_s < 0 ? -1 : y->last_s < 0 ? 1 : x->last_s > y->last_s ? -1 : 1;
+	return x->num - y->num;
+}
 
 static bool active(const struct job *j)
 {
@@ -357,7 +369,7 @@ static void on_log(void *ctx, const char *line, const char *trigger, int level)
 	struct sched *s = ctx;
 	bool anyone = false;
 
-	for (size_t i = 0; i < s->next; i++)
+	for (size_t i = 0; i < s->n; i++)
 		anyone |= active(&s->jobs[i]);
 	/* Nobody to blame: the run as a whole gets it (main.c reports it). */
 	if (trigger)
@@ -365,7 +377,7 @@ static void on_log(void *ctx, const char *line, const char *trigger, int level)
 	if (s->h->orphan_open && s->h->orphan_log.n < 200)
 		strv_add(&s->h->orphan_log, line);
 
-	for (size_t i = 0; i < s->next; i++) {
+	for (size_t i = 0; i < s->n; i++) {
 		struct job *j = &s->jobs[i];
 
 		if (!active(j) || (!trigger && !j->kernel_level))
@@ -395,7 +407,7 @@ static void check_health(struct sched *s)
 		char *reason = xasprintf("new kernel taint: %s", what);
 		bool anyone = false;
 
-		for (size_t i = 0; i < s->next; i++) {
+		for (size_t i = 0; i < s->n; i++) {
 			if (active(&s->jobs[i])) {
 				add_once(&s->jobs[i].health, reason);
 				anyone = true;
@@ -423,7 +435,7 @@ static void reap(struct sched *s)
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		for (size_t i = 0; i < s->next; i++) {
+		for (size_t i = 0; i < s->n; i++) {
 			struct job *j = &s->jobs[i];
 
 			if (active(j) && !j->exited && j->pid == pid) {
@@ -479,7 +491,7 @@ static int handle_signals(struct sched *s)
 
 static void check_times(struct sched *s, double now)
 {
-	for (size_t i = 0; i < s->next; i++) {
+	for (size_t i = 0; i < s->n; i++) {
 		struct job *j = &s->jobs[i];
 
 		if (!active(j))
@@ -506,7 +518,7 @@ static int poll_timeout(struct sched *s, double now)
 {
 	double next = -1;
 
-	for (size_t i = 0; i < s->next; i++) {
+	for (size_t i = 0; i < s->n; i++) {
 		struct job *j = &s->jobs[i];
 		double t;
 
@@ -531,23 +543,25 @@ static void stop_all(struct sched *s)
 {
 	double until = now_s() + KILL_GRACE;
 
-	for (size_t i = 0; i < s->next; i++)
+	for (size_t i = 0; i < s->n; i++)
 		if (active(&s->jobs[i]) && !s->jobs[i].exited)
 			kill_job(&s->jobs[i]);
 	for (;;) {
 		bool waiting = false;
 
 		reap(s);
-		for (size_t i = 0; i < s->next; i++)
+		for (size_t i = 0; i < s->n; i++)
 			if (active(&s->jobs[i]) && !s->jobs[i].exited)
 				waiting = true;
 		if (!waiting || now_s() > until)
 			break;
 		usleep(10000);
 	}
-	for (size_t i = 0; i < s->next; i++) {
+	for (size_t i = 0; i < s->n; i++) {
 		struct job *j = &s->jobs[i];
 
+		if (!j->started)
+			continue;
 		if (j->fd >= 0)
 			close(j->fd);
 		j->fd = -1;
@@ -562,6 +576,8 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 	struct sched s = { .jobs = jobs, .n = n, .h = h };
 	struct pollfd *pfd = xcalloc(n + 2, sizeof(*pfd));
 	struct job **pjob = xcalloc(n + 2, sizeof(*pjob));
+	struct job **order = xcalloc(n ? n : 1, sizeof(*order));
+	size_t next = 0;
 	int running = 0, stop = 0;
 	bool exclusive = false;
 	char *tmpl = xasprintf("%s/" TMP_PREFIX "%d.XXXXXX", tmp_base(), (int)getpid());
@@ -573,19 +589,24 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 	}
 	run_tmp = tmpl;
 	build_env();
+	/* Numbered in name order (the output's), started in the order that ends soonest. */
+	for (size_t i = 0; i < n; i++) {
+		jobs[i].num = i + 1;
+		order[i] = &jobs[i];
+	}
+	qsort(order, n, sizeof(*order), start_before);
 
-	while (s.next < n || running > 0) {
+	while (next < n || running > 0) {
 		size_t np = 0;
 		double now;
 
-		while (!exclusive && s.next < n && running < max_jobs) {
-			struct job *j = &jobs[s.next];
+		while (!exclusive && next < n && running < max_jobs) {
+			struct job *j = order[next];
 
 			if (j->exclusive && running > 0)
 				break;
 			check_health(&s);
-			j->num = s.next + 1;
-			s.next++;
+			next++;
 			running++;
 			start_job(j);
 			if (j->exclusive)
@@ -598,7 +619,7 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 			pfd[np].fd = h->kmsg_fd;
 			pfd[np++].events = POLLIN;
 		}
-		for (size_t i = 0; i < s.next; i++) {
+		for (size_t i = 0; i < n; i++) {
 			if (active(&jobs[i]) && jobs[i].fd >= 0) {
 				pjob[np] = &jobs[i];
 				pfd[np].fd = jobs[i].fd;
@@ -621,7 +642,7 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 		now = now_s();
 		check_times(&s, now);
 
-		for (size_t i = 0; i < s.next; i++) {
+		for (size_t i = 0; i < n; i++) {
 			struct job *j = &jobs[i];
 
 			if (!active(j) || !j->exited || j->fd >= 0)
@@ -645,6 +666,7 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 	remove_tree(run_tmp);
 	free(pfd);
 	free(pjob);
+	free(order);
 	return stop;
 }
 

@@ -29,8 +29,13 @@ int exec_cleanup_stale(void);
 typedef void (*job_done_fn)(void *ctx, struct job *j);
 
 /*
- * Run the jobs, at most max_jobs at a time, in order; an exclusive job
- * waits for the others to finish and runs alone. done() is called as each
+ * Run the jobs, at most max_jobs at a time; an exclusive job waits for the
+ * others to finish and runs alone. They are numbered in the order given
+ * (j->num), and started so that the run ends soonest: the exclusive ones
+ * first, back to back, then the others longest first by j->last_s (the
+ * last run's duration; unknown, negative, counts as longest), so that no
+ * long binary is left running alone at the end and no exclusive one waits
+ * for the pool to drain in the middle. done() is called as each
  * finishes. Returns 0, or the signal (SIGINT, SIGTERM, SIGHUP) that
  * stopped the run after killing what was running.
  */

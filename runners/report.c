@@ -281,6 +281,40 @@ int record_baseline(const char *path, const struct job *jobs, size_t n,
 	return 0;
 }
 
+int write_durations(const char *path, const struct job *jobs, size_t n, const char *header)
+{
+	struct sbuf b = { 0 };
+	int err;
+
+	sb_puts(&b, header);
+	for (size_t i = 0; i < n; i++)	/* jobs are in name order */
+		if (jobs[i].done && jobs[i].started)
+			sb_printf(&b, "%s %.3f\n", jobs[i].name, jobs[i].end - jobs[i].start);
+	err = write_file_atomic(path, b.s, b.len);
+	sb_free(&b);
+	return err;
+}
+
+void load_durations(const char *path, struct job *jobs, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024], name[512];
+	double secs;
+
+	for (size_t i = 0; i < n; i++)
+		jobs[i].last_s = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%511s %lf", name, &secs) != 2 || secs < 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(jobs[i].name, name))
+				jobs[i].last_s = secs;
+	}
+	fclose(f);
+}
+
 static void xml_text(struct sbuf *b, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && s[i]; i++) {

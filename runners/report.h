@@ -51,6 +51,13 @@ int write_results(const char *path, const struct job *jobs, size_t n, const char
 int record_baseline(const char *path, const struct job *jobs, size_t n,
 		    const struct selection *sel, bool filtered, const char *header,
 		    char *err, size_t errlen);
+/*
+ * durations.txt: "<area>/<binary> <seconds>" per binary that ran, sorted.
+ * The next run in the same results directory starts the longest first.
+ */
+int write_durations(const char *path, const struct job *jobs, size_t n, const char *header);
+/* Set each job's last_s from a durations.txt (-1 where it has none; a line it cannot read is ignored). */
+void load_durations(const char *path, struct job *jobs, size_t n);
 /* JUnit XML for CI dashboards. 0 or -errno. */
 int write_junit(const char *path, const struct job *jobs, size_t n, double wall);
 

@@ -184,6 +184,10 @@ int cmd_run(struct opts *o)
 		warnx_("cannot create %s: %s", results_dir, strerror(errno));
 		return exit_code(o, EXIT_SETUP);
 	}
+	/* The last run's durations here decide the start order (exec_run). */
+	path = xasprintf("%s/durations.txt", results_dir);
+	load_durations(path, jobs, n);
+	free(path);
 	run.file[OUT_STDOUT] = stdout;
 	for (int i = OUT_KTAP; i < OUT_N; i++) {
 		path = xasprintf("%s/%s", results_dir, i == OUT_KTAP ? "ktap.txt" : "kselftest.txt");
@@ -310,9 +314,38 @@ int cmd_run(struct opts *o)
 		free(l);
 	}
 
+	{
+		/* What bounds the run's time, whatever -j: the exclusive binaries and the longest other one. */
+		double alone = 0, longest = 0;
+		size_t nalone = 0, at = 0;
+		char *l;
+
+		for (size_t i = 0; i < n; i++) {
+			double d = jobs[i].end - jobs[i].start;
+
+			if (!jobs[i].started)
+				continue;
+			if (jobs[i].exclusive) {
+				alone += d;
+				nalone++;
+			} else if (d > longest) {
+				longest = d;
+				at = i;
+			}
+		}
+		l = xasprintf("critical path: %zu exclusive binar%s %.2f s, alone; the longest other, %s, %.2f s; "
+			      "durations.txt", nalone, nalone == 1 ? "y" : "ies", alone,
+			      n ? jobs[at].name : "-", longest);
+		ktap_diag(&tail, "", l);
+		free(l);
+	}
 	header = results_header(&k, "results");
 	path = xasprintf("%s/results.txt", results_dir);
 	if (write_results(path, jobs, n, header))
+		warnx_("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	path = xasprintf("%s/durations.txt", results_dir);
+	if (write_durations(path, jobs, n, "# perfconf durations: <area>/<binary> <seconds>, the next run here starts the longest first\n"))
 		warnx_("cannot write %s: %s", path, strerror(errno));
 	free(path);
 	free(header);

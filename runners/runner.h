@@ -32,6 +32,7 @@ struct job {
 	double timeout;		/* seconds */
 	char *timeout_from;	/* "default", "--timeout", "timeouts.conf:3", "PERFCONF_META" */
 	bool exclusive;
+	double last_s;		/* its duration in the last run (durations.txt), or -1 */
 
 	/* exec.c */
 	int num;		/* 1-based position in the run */

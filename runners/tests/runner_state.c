@@ -312,55 +312,88 @@ TEST_F(state, restored_after_each_binary)
 	EXPECT_EQ(self->paranoid, paranoid());
 }
 
-/* Exclusive binaries run alone; the others run side by side. */
+/* The start and end times (ns) the fake binaries logged, by name; 0 when missing. */
+static void read_times(struct tree *t, const char *const *names, int n, long long *start, long long *end)
+{
+	char *log = fk_read(fk_path(t, "out/log")), *line, *save;
+
+	memset(start, 0, n * sizeof(*start));
+	memset(end, 0, n * sizeof(*end));
+	for (line = log ? strtok_r(log, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		char what[8], who[32];
+		long long ns;
+
+		if (sscanf(line, "%7s %31s %lld", what, who, &ns) != 3)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(strchr(names[i], '/') + 1, who))
+				*(strcmp(what, "start") ? &end[i] : &start[i]) = ns;
+	}
+	free(log);
+	unlink(fk_path(t, "out/log"));
+}
+
+static const char timed_body[] =
+	"%s"
+	"echo \"start $(basename $0) $(date +%%s%%N)\" >> \"$FAKE_OUT/log\"\n"
+	"sleep 0.4\n"
+	"echo \"end $(basename $0) $(date +%%s%%N)\" >> \"$FAKE_OUT/log\"\n"
+	"echo 'TAP version 13'\necho '1..1'\necho 'ok 1 x'\n";
+
+/*
+ * Exclusive binaries run alone, first, back to back; the others side by
+ * side after them, longest first by the last run's durations.txt (a binary
+ * it does not list first of all); the output stays in name order.
+ */
 TEST_F(state, exclusive_runs_alone)
 {
-	static const char body[] =
-		"%s"
-		"echo \"start $(basename $0) $(date +%%s%%N)\" >> \"$FAKE_OUT/log\"\n"
-		"sleep 0.4\n"
-		"echo \"end $(basename $0) $(date +%%s%%N)\" >> \"$FAKE_OUT/log\"\n"
-		"echo 'TAP version 13'\necho '1..1'\necho 'ok 1 x'\n";
 	static const char *const names[] = { "a/n1", "a/n2", "b/excl", "c/n3", "c/n4" };
-	long long start[5] = { 0 }, end[5] = { 0 };
-	char *log, *line, *save;
+	long long start[5], end[5];
+	char *dur;
 
 	for (int i = 0; i < 5; i++) {
 		char b[1024];
 
-		snprintf(b, sizeof(b), body, i == 2 ? "# perfconf-meta: exclusive\n" : "");
+		snprintf(b, sizeof(b), timed_body, i == 2 ? "# perfconf-meta: exclusive\n" : "");
 		fk_script(&self->t, names[i], b);
 	}
 	fk_run(&self->t, &self->r, "-j", "4");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
-	log = fk_read(fk_path(&self->t, "out/log"));
-	ASSERT_TRUE(log != NULL);
-	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char what[8], who[32];
-		long long t;
-
-		if (sscanf(line, "%7s %31s %lld", what, who, &t) != 3)
-			continue;
-		for (int i = 0; i < 5; i++) {
-			if (strcmp(strchr(names[i], '/') + 1, who))
-				continue;
-			if (!strcmp(what, "start"))
-				start[i] = t;
-			else
-				end[i] = t;
-		}
-	}
-	free(log);
+	read_times(&self->t, names, 5, start, end);
 	for (int i = 0; i < 5; i++) {
 		ASSERT_TRUE(start[i] && end[i]) TH_LOG("%s did not log", names[i]);
 	}
-	/* n1 and n2 overlapped; excl started after both ended and ended before n3, n4 started */
-	EXPECT_LT(start[1], end[0]);
-	EXPECT_GE(start[2], end[0]);
-	EXPECT_GE(start[2], end[1]);
-	EXPECT_LE(end[2], start[3]);
+	for (int i = 0; i < 5; i++) {
+		if (i == 2)
+			continue;
+		EXPECT_GE(start[i], end[2]) TH_LOG("%s started while the exclusive one ran", names[i]);
+		EXPECT_LT(start[i], end[i == 0 ? 1 : 0]) TH_LOG("%s did not overlap the others", names[i]);
+	}
+	EXPECT_TRUE(strstr(self->r.out, "ok 1 a/n1\n") < strstr(self->r.out, "ok 3 b/excl\n")) SHOW(&self->r);
+	/* this run's durations, one line per binary */
+	dur = fk_read(fk_path(&self->t, "results/durations.txt"));
+	ASSERT_TRUE(dur != NULL);
+	for (int i = 0; i < 5; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "\n%s 0.", names[i]);
+		EXPECT_TRUE(strstr(dur, want) != NULL) TH_LOG("%s", dur);
+	}
+	free(dur);
+	fk_res_free(&self->r);
+
+	/* one at a time, the order the last run's durations give */
+	fk_write(fk_path(&self->t, "results/durations.txt"),
+		 "# perfconf durations\na/n1 0.1\na/n2 0.5\nc/n3 0.3\nb/excl 0.2\ngarbage\n", 0644);
+	fk_run(&self->t, &self->r, "-j", "1");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	read_times(&self->t, names, 5, start, end);
+	/* b/excl, c/n4 (not listed), a/n2 (0.5), c/n3 (0.3), a/n1 (0.1) */
 	EXPECT_LE(end[2], start[4]);
-	EXPECT_LT(start[4], end[3]);
+	EXPECT_LE(end[4], start[1]);
+	EXPECT_LE(end[1], start[3]);
+	EXPECT_LE(end[3], start[0]);
+	EXPECT_TRUE(strstr(self->r.out, "ok 1 a/n1\n") < strstr(self->r.out, "ok 5 c/n4\n")) SHOW(&self->r);
 	fk_res_free(&self->r);
 	fk_run(&self->t, &self->r, "--list", "-v");
 	EXPECT_TRUE(strstr(self->r.out, " exclusive\n") != NULL) SHOW(&self->r);
