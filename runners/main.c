@@ -269,6 +269,20 @@ static int cmd_restore(int argc)
 
 	if (argc != 1)
 		fail_usage("restore takes no argument");
+	/* A live run restores its own changes; only a dead run's are ours to put back. */
+	{
+		long holder;
+		int err = pc_sysctl_lock_runs(false, &holder);
+
+		if (err == -EWOULDBLOCK) {
+			warnx_("the perfconf run pid %ld is running: it restores its own changes", holder);
+			return EXIT_SETUP;
+		}
+		if (err) {
+			warnx_("cannot take the run lock beside %s: %s", pc_sysctl_state_path(), strerror(-err));
+			return EXIT_SETUP;
+		}
+	}
 	exec_cleanup_stale();
 	n = pc_sysctl_restore_all();
 	if (n < 0) {

@@ -165,6 +165,24 @@ int cmd_run(struct opts *o)
 		return exit_code(o, EXIT_SETUP);
 	}
 
+	/*
+	 * One run at a time on this machine's sysctls (taken before signals
+	 * are blocked, so that ^C ends the wait).
+	 */
+	{
+		long holder;
+		int err = pc_sysctl_lock_runs(false, &holder);
+
+		if (err == -EWOULDBLOCK) {
+			warnx_("waiting for the perfconf run pid %ld to finish (one run at a time changes "
+			       "this machine's sysctls; PERFCONF_STATE_DIR=%s)", holder, pc_sysctl_state_path());
+			err = pc_sysctl_lock_runs(true, &holder);
+		}
+		if (err) {
+			warnx_("cannot take the run lock beside %s: %s", pc_sysctl_state_path(), strerror(-err));
+			return exit_code(o, EXIT_SETUP);
+		}
+	}
 	if (exec_init()) {
 		warnx_("cannot set up signal handling: %s", strerror(errno));
 		return exit_code(o, EXIT_SETUP);

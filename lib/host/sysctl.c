@@ -43,6 +43,44 @@ const char *pc_sysctl_state_path(void)
 	return path;
 }
 
+int pc_sysctl_lock_runs(bool wait, long *holder)
+{
+	static int fd = -1;
+	char path[PATH_MAX], buf[32];
+	ssize_t n;
+
+	*holder = 0;
+	if (fd >= 0)
+		return 0;	/* this process has it */
+	snprintf(path, sizeof(path), "%s/run.lock", state_dir());
+	if (mkdir(state_dir(), 0700) && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
+		int err = errno;
+
+		if (err == EINTR && wait)
+			continue;
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = 0;
+		*holder = atol(buf);
+		close(fd);
+		fd = -1;
+		return -err;
+	}
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n) {
+		int err = errno ? errno : EIO;
+
+		close(fd);
+		fd = -1;
+		return -err;
+	}
+	return 0;
+}
+
 /* "kernel/perf_event_paranoid": no absolute paths, no "..", no odd bytes. */
 static int sysctl_name(const char *name)
 {

@@ -21,8 +21,20 @@
 #ifndef PERFCONF_SYSCTL_H
 #define PERFCONF_SYSCTL_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* Path of the state file (the directory is created on first save). */
 const char *pc_sysctl_state_path(void);
+/*
+ * One run at a time owns the state file: the runner takes the run lock
+ * (an flock on run.lock beside the state file, held until the process
+ * exits) before it restores anything, so that it never undoes the changes
+ * of another live run, and restores only what dead runs left. When a live
+ * process holds it, *holder gets that process's pid; with wait, this blocks
+ * until it is free. 0, -EWOULDBLOCK (held, not waiting), or -errno.
+ */
+int pc_sysctl_lock_runs(bool wait, long *holder);
 /* Read a sysctl ("kernel/perf_event_paranoid"). 0 or -errno. */
 int pc_sysctl_get(const char *name, long *value);
 /* Save the original (if not yet saved), then write value. 0 or -errno. */

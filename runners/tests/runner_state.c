@@ -399,6 +399,61 @@ TEST_F(state, exclusive_runs_alone)
 	EXPECT_TRUE(strstr(self->r.out, " exclusive\n") != NULL) SHOW(&self->r);
 }
 
+/*
+ * One run at a time owns a state directory: a second run waits until the
+ * first is done (it would otherwise restore the first one's changes after
+ * each of its own binaries), and `perfconf restore` leaves a live run's
+ * changes alone.
+ */
+TEST_F(state, a_second_run_waits_for_the_first)
+{
+	struct tree other;
+	struct res second = { 0 };
+	pid_t first_pid, second_pid;
+	char want[128];
+	char *err;
+
+	fk_script(&self->t, "a/slow", "touch \"$FAKE_OUT/started\"\n"
+		  "for i in $(seq 400); do [ -e \"$FAKE_OUT/go\" ] && break; sleep 0.05; done\n"
+		  "echo 'TAP version 13'\necho '1..1'\necho 'ok 1 x'\n");
+	fk_tree(&other);
+	fk_pass(&other, "b/quick", 1);
+	first_pid = fk_start_v(&self->t, NULL, NULL);
+	ASSERT_TRUE(fk_wait_file(fk_path(&self->t, "out/started"), 20));
+
+	/* both with this fixture's PERFCONF_STATE_DIR */
+	fk_run_cmd(&other, &self->r, "restore", NULL);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	snprintf(want, sizeof(want), "the perfconf run pid %d is running: it restores its own changes", first_pid);
+	EXPECT_TRUE(strstr(self->r.err, want) != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+
+	second_pid = fk_start_v(&other, NULL, NULL);
+	snprintf(want, sizeof(want), "waiting for the perfconf run pid %d to finish", first_pid);
+	for (int i = 0; i < 400; i++) {
+		err = fk_read(fk_path(&other, "stderr"));
+		if (err && strstr(err, want))
+			break;
+		free(err);
+		err = NULL;
+		usleep(10000);
+	}
+	EXPECT_TRUE(err != NULL) TH_LOG("the second run did not say it waits");
+	free(err);
+	usleep(200000);
+	EXPECT_EQ(0, waitpid(second_pid, NULL, WNOHANG)) TH_LOG("the second run ended while the first ran");
+	EXPECT_NE(0, access(fk_path(&other, "results/ktap.txt"), F_OK)) TH_LOG("the second run started its binaries");
+
+	fk_write(fk_path(&self->t, "out/go"), "", 0644);
+	fk_collect(&self->t, first_pid, &self->r, fk_now(), 60);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	fk_collect(&other, second_pid, &second, fk_now(), 60);
+	EXPECT_EQ(0, second.code) SHOW(&second);
+	EXPECT_TRUE(fk_has_line(second.out, "ok 1 b/quick")) SHOW(&second);
+	fk_res_free(&second);
+	fk_tree_free(&other);
+}
+
 TEST_F(state, kernel_log_warning_fails_the_binary)
 {
 	int fd = open("/dev/kmsg", O_WRONLY);
