@@ -8,6 +8,10 @@
 #               baseline comparison is printed, not gating: machines of our kind
 #               differ from week to week), then the suite on TEST_TARGETS under
 #               qemu, gated on their baselines (make matrix)
+#   make install INSTALL_PATH=DIR, make dist ARCH=x86_64|arm64
+#               the suite as a tree that runs without the source (a static
+#               tarball for dist; README.md, Install)
+#   make check-dist  that tarball run in a root with no libc, compiler or source
 #   make clean  remove build/
 #
 # Test binaries are found, not listed: tests/<area>/<behaviour>.c becomes
@@ -97,18 +101,44 @@ run: all
 # own faults fail (ERROR, TIMEOUT, a crash, a leak, unparsable output, a
 # binary that did not run) and the comparison with the host's baseline is
 # shown; then one x86_64 and one arm64 kernel under qemu, each gated on its
-# baseline (TEST_TARGETS= skips the qemu part).
+# baseline (TEST_TARGETS= skips the qemu part); then the static x86_64
+# tarball (make dist) run in a root that holds nothing else (make check-dist).
 TEST_TARGETS ?= x86_64-6.1 arm64-6.1
 test: all
 	@scripts/check-lib.sh
 	@scripts/run-unit.sh $(B) $(UNIT_BIN)
 	@scripts/run-suite.sh $(B) --gate suite $(PERFCONF_ARGS)
 	$(if $(strip $(TEST_TARGETS)),@$(RUNNER) matrix $(TEST_TARGETS))
+	@$(MAKE) --no-print-directory check-dist ARCH=x86_64
 
 # The suite on other Debian kernels under qemu (runners/vm/README.md):
 #   make matrix TARGETS="arm64-6.1 x86_64-7.2"
 matrix: $(RUNNER)
 	@$(RUNNER) matrix $(TARGETS)
+
+# The suite as a tree that runs without the source, a compiler or network
+# (scripts/install.sh): the runner, the test binaries, expected/,
+# timeouts.conf, run_perfconf.sh and VERSION. Linked as built here, i.e.
+# dynamically: the target needs libc6, libcap2 and zlib1g.
+#   make install INSTALL_PATH=/srv/perfconf
+INSTALL_PATH ?= $(B)/install
+install: suite
+	@scripts/install.sh install $(B) $(INSTALL_PATH)
+
+# The same tree, static and stripped, built as the VM matrix builds it
+# (runners/vm/build-static.sh): $(B)/perfconf-<version>-<arch>.tar.gz.
+#   make dist ARCH=x86_64|arm64      (default: this machine's)
+ARCH ?= $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86_64)
+dist: $(DEPS_STAMP)
+	@scripts/install.sh dist $(ARCH) $(B)
+
+# That tarball run in a root holding nothing else (no libc, compiler or
+# source; scripts/check-dist.sh): make test does it for x86_64 with -t abi.
+CHECK_DIST_ARGS ?= -t abi
+check-dist: $(DEPS_STAMP)
+	@t=$$(scripts/install.sh dist $(ARCH) $(B)) && scripts/check-dist.sh "$$t" $(CHECK_DIST_ARGS)
+
+.PHONY: install dist check-dist
 
 # The attr fields that have no test binary in tests/attr (the list must be empty).
 coverage: $(RUNNER)
