@@ -279,7 +279,7 @@ static int cmd_restore(int argc)
 			return EXIT_SETUP;
 		}
 		if (err) {
-			warnx_("cannot take the run lock beside %s: %s", pc_sysctl_state_path(), strerror(-err));
+			warnx_("cannot take the run lock /run/perfconf/run.lock: %s", strerror(-err));
 			return EXIT_SETUP;
 		}
 	}

@@ -175,11 +175,11 @@ int cmd_run(struct opts *o)
 
 		if (err == -EWOULDBLOCK) {
 			warnx_("waiting for the perfconf run pid %ld to finish (one run at a time changes "
-			       "this machine's sysctls; PERFCONF_STATE_DIR=%s)", holder, pc_sysctl_state_path());
+			       "this machine's sysctls: /run/perfconf/run.lock)", holder);
 			err = pc_sysctl_lock_runs(true, &holder);
 		}
 		if (err) {
-			warnx_("cannot take the run lock beside %s: %s", pc_sysctl_state_path(), strerror(-err));
+			warnx_("cannot take the run lock /run/perfconf/run.lock: %s", strerror(-err));
 			return exit_code(o, EXIT_SETUP);
 		}
 	}

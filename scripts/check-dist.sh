@@ -17,6 +17,8 @@
 # kernel and its baseline are shown, not counted (--gate baseline undoes
 # it). The kernel config (/proc/config.gz, else /boot/config-<release>) is
 # the machine's, not a build tool: /boot/config-<release> is copied in.
+# /run/perfconf is the host's (bind-mounted): the run lock and the record
+# of changed sysctls are the machine's, whatever root a run sees.
 # ktap.txt, results.txt and the output go to CHECK_DIST_OUT (default
 # build/check-dist). Needs root; installs busybox-static when missing.
 # Exit: 0 passed; 1 the check failed; 2 bad argument or missing dependency.
@@ -94,6 +96,10 @@ unshare --mount --net --propagation private /bin/sh -c '
 	shift 2
 	mount --bind "$root" "$root"
 	for m in proc sys dev; do mount --rbind "/$m" "$root/$m"; done
+	# The machine'"'"'s run lock and sysctl record: one run at a time, and
+	# what this run changes is restored by the next if it dies.
+	mkdir -p /run/perfconf "$root/run/perfconf"
+	mount --bind /run/perfconf "$root/run/perfconf"
 	mkdir "$root/.oldroot"
 	cd "$root"
 	pivot_root . .oldroot

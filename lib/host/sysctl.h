@@ -27,12 +27,15 @@
 /* Path of the state file (the directory is created on first save). */
 const char *pc_sysctl_state_path(void);
 /*
- * One run at a time owns the state file: the runner takes the run lock
- * (an flock on run.lock beside the state file, held until the process
- * exits) before it restores anything, so that it never undoes the changes
- * of another live run, and restores only what dead runs left. When a live
- * process holds it, *holder gets that process's pid; with wait, this blocks
- * until it is free. 0, -EWOULDBLOCK (held, not waiting), or -errno.
+ * One run at a time on this machine: the runner takes the run lock (an
+ * flock on /run/perfconf/run.lock, the machine's whatever
+ * PERFCONF_STATE_DIR says, held until the process exits) before it saves
+ * or restores anything, so that no run saves another live run's changed
+ * value as "original" or undoes its changes, and a state file it finds is
+ * a dead run's. When a live process holds it, *holder gets that process's
+ * pid; with wait, this blocks until it is free. 0 (also when the lock
+ * cannot be made: not root, so nothing it runs can change a sysctl),
+ * -EWOULDBLOCK (held, not waiting), or -errno.
  */
 int pc_sysctl_lock_runs(bool wait, long *holder);
 /* Read a sysctl ("kernel/perf_event_paranoid"). 0 or -errno. */
