@@ -4,14 +4,21 @@
 # its results back from the serial console.
 #
 #   runners/vm/boot.sh TARGET KERNEL_DIR INITRAMFS
-#     TARGET      x86_64-<M.m>, arm64-<M.m> or arm64-vhe[-<M.m>]
-#     KERNEL_DIR  from resolve-kernel.sh (vmlinuz, vmlinux, release, config)
+#     TARGET      x86_64-<M.m>, arm64-<M.m>, arm64-vhe[-<M.m>],
+#                 <arch>-<M.m>-<flavour> (a Debian flavour: rt, cloud, 16k)
+#                 or <arch>-custom (vm.sh: a kernel the user built)
+#     KERNEL_DIR  from resolve-kernel.sh or vm.sh (vmlinuz, vmlinux,
+#                 release, config)
 #     INITRAMFS   from initramfs.sh
 #
-# x86_64: PVH boot of the ELF vmlinux with qboot (-bios qboot.rom), no NIC.
+# x86_64: PVH boot of the ELF vmlinux with qboot (-bios qboot.rom), no NIC;
+#         a KERNEL_DIR with no vmlinux boots its bzImage (vmlinuz) with
+#         qemu's default BIOS (SeaBIOS: slower, no PVH needed).
 # arm64:  -M virt -cpu max,pauth-impdef=on -icount shift=0 (exact
 #         instruction counts from the emulated PMUv3); arm64-vhe adds
 #         virtualization=on, so the kernel runs at EL2 with VHE.
+# A variant (vhe, or the flavour of <arch>-<M.m>-<flavour>) is passed to
+# the guest's runner as --variant: its own profile and baseline name.
 # Both: one vCPU, -no-reboot and panic=-1, console on a log file.
 #
 # qemu exits 0 after a panic as after a poweroff, so only the guest's done
@@ -38,6 +45,9 @@
 #   VM_RECORD=1       record the target's baseline into VM_RECORD_DIR (expected)
 #   VM_VERBOSE=1      the kernel's boot messages on the console
 #   VM_RESULTS        where the results directories go (build/results)
+#   VM_RUN            scratch directory of the boots (VM_DIR/run)
+#   VM_BASELINE       a baseline file packed into the guest and given to its
+#                     runner as --baseline (e.g. a good kernel's results.txt)
 set -euo pipefail
 
 target=${1:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
@@ -53,12 +63,20 @@ arch=${target%%-*}
 variant=
 case $target in
 arm64-vhe*) variant=vhe ;;
-x86_64-* | arm64-*) ;;
+x86_64-* | arm64-*)
+	if [[ $target =~ ^[a-z0-9_]+-[0-9]+\.[0-9]+-([a-z0-9]+)$ ]]; then
+		variant=${BASH_REMATCH[1]}
+	fi
+	;;
 *) echo "vm: unknown target $target" >&2; exit 2 ;;
 esac
+if [ -n "${VM_BASELINE:-}" ] && [ ! -r "$VM_BASELINE" ]; then
+	echo "vm: VM_BASELINE: cannot read $VM_BASELINE" >&2
+	exit 2
+fi
 release=$(cat "$kdir/release")
 
-run=$vm/run/$target
+run=${VM_RUN:-$vm/run}/$target
 rm -rf "$run" && mkdir -p "$run/extra/pc" "$run/extra/boot"
 log=$run/console.log
 qpid=
@@ -93,8 +111,9 @@ fi
 	echo "TARGET='$target'"
 	echo "VARIANT='$variant'"
 	echo "RECORD='${VM_RECORD:-0}'"
-	echo "PERFCONF_ARGS='${guest_timeout:+--timeout $guest_timeout }${VM_ARGS:-}'"
+	echo "PERFCONF_ARGS='${guest_timeout:+--timeout $guest_timeout }${VM_BASELINE:+--baseline /pc/baseline.txt }${VM_ARGS:-}'"
 } >"$run/extra/pc/target"
+[ -z "${VM_BASELINE:-}" ] || cp "$VM_BASELINE" "$run/extra/pc/baseline.txt"
 [ -f "$kdir/config" ] && cp "$kdir/config" "$run/extra/boot/config-$release"
 (cd "$run/extra" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$run/extra.cpio"
 cat "$initramfs" "$run/extra.cpio" >"$run/initrd"
@@ -104,10 +123,15 @@ quiet="quiet"
 [ "${VM_VERBOSE:-0}" = 1 ] && quiet=""
 case $arch in
 x86_64)
-	[ -s "$kdir/vmlinux" ] || { echo "vm: $kdir/vmlinux missing (resolve-kernel.sh makes it)" >&2; exit 2; }
-	qemu=(qemu-system-x86_64 -accel tcg -bios /usr/share/qemu/qboot.rom
-		-kernel "$kdir/vmlinux"
-		-append "console=ttyS0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
+	if [ -s "$kdir/vmlinux" ]; then
+		qemu=(qemu-system-x86_64 -accel tcg -bios /usr/share/qemu/qboot.rom -kernel "$kdir/vmlinux")
+	elif [ -s "$kdir/vmlinuz" ]; then
+		qemu=(qemu-system-x86_64 -accel tcg -kernel "$kdir/vmlinuz")
+	else
+		echo "vm: neither $kdir/vmlinux nor $kdir/vmlinuz (resolve-kernel.sh makes them)" >&2
+		exit 2
+	fi
+	qemu+=(-append "console=ttyS0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
 	;;
 arm64)
 	machine=virt

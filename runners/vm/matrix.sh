@@ -6,7 +6,10 @@
 #   runners/vm/matrix.sh [TARGET...]        (or TARGETS="arm64-6.1 x86_64-7.2")
 #
 # Targets: x86_64-<M.m>, arm64-<M.m>, arm64-vhe (the kernel at EL2 with VHE,
-# on the newest line of the default list, VM_VHE_LINE) or arm64-vhe-<M.m>.
+# on the newest line of the default list, VM_VHE_LINE) or arm64-vhe-<M.m>;
+# opt-in, a Debian flavour: x86_64-<M.m>-rt, <arch>-<M.m>-cloud,
+# arm64-<M.m>-16k (the guest's runner gets --variant <flavour>: a profile
+# and baseline of their own, never the plain kernel's).
 # Default: x86_64 and arm64 on 5.10, 6.1, 6.12 and 7.2, plus arm64-vhe.
 #
 # Steps: install what is missing (runners/vm/deps.sh); resolve and download
@@ -77,17 +80,20 @@ read_vm_txt() {
 	return "$ok"
 }
 
-# target -> "arch line"
+# target -> "arch line [flavour]"
 parse() {
 	case $1 in
 	arm64-vhe) echo "arm64 $vhe_line" ;;
 	arm64-vhe-[0-9]*.[0-9]*) echo "arm64 ${1#arm64-vhe-}" ;;
-	x86_64-[0-9]*.[0-9]* | arm64-[0-9]*.[0-9]*) echo "${1%%-*} ${1#*-}" ;;
-	*) return 1 ;;
+	*)
+		[[ $1 =~ ^(x86_64|arm64)-([0-9]+\.[0-9]+)(-(rt|cloud|16k))?$ ]] || return 1
+		[ "${BASH_REMATCH[4]}" != 16k ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
+		echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}${BASH_REMATCH[4]:+ ${BASH_REMATCH[4]}}"
+		;;
 	esac
 }
 for t in $targets; do
-	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m])" >&2; exit 2; }
+	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k)" >&2; exit 2; }
 done
 
 "$here/deps.sh" || exit 2
@@ -110,11 +116,11 @@ trap 'stop 143' TERM
 # 1. Kernels, one at a time (one apt configuration, one download at a time).
 declare -A kdir
 for t in $targets; do
-	read -r arch line < <(parse "$t")
-	key="$arch-$line"
+	read -r arch line flavour < <(parse "$t")
+	key="$arch-$line${flavour:+-$flavour}"
 	[ -n "${kdir[$key]:-}" ] && continue
 	t0=$(date +%s.%N)
-	if k=$("$here/resolve-kernel.sh" "$arch" "$line"); then
+	if k=$("$here/resolve-kernel.sh" "$arch" "$line" $flavour); then
 		kdir[$key]=$k
 		echo "matrix: $key: $(cat "$k/package") ($(secs "$t0" "$(date +%s.%N)") s)" >&2
 	else
@@ -138,8 +144,8 @@ declare -A pid_of
 running=0
 t_boot=$(date +%s.%N)
 for t in $targets; do
-	read -r arch line < <(parse "$t")
-	k=${kdir[$arch-$line]}
+	read -r arch line flavour < <(parse "$t")
+	k=${kdir[$arch-$line${flavour:+-$flavour}]}
 	mkdir -p "$vm/run/$t"
 	if [ "$k" = none ]; then
 		printf 'target=%s\nstatus=no-kernel\nrelease=-\n' "$t" >"$vm/run/$t/vm.txt"

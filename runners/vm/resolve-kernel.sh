@@ -9,12 +9,14 @@
 #   package   "<package> <version> <suite>"
 #   config    its .config, when the package ships one
 #
-#   runners/vm/resolve-kernel.sh x86_64|arm64 MAJOR.MINOR
+#   runners/vm/resolve-kernel.sh x86_64|arm64 MAJOR.MINOR [FLAVOUR]
 #
 # The newest version wins, whatever the suite; for the same version a
 # linux-binary-* package (sid's split: vmlinuz without modules) is preferred
-# to the larger linux-image-*. Flavours other than the plain amd64/arm64
-# (rt, cloud, 16k pages) and debug packages are never picked. A candidate
+# to the larger linux-image-*. Without FLAVOUR only the plain amd64/arm64
+# flavour is picked; FLAVOUR names another of Debian's: rt and cloud
+# (linux-image-<abi>-rt-amd64, -cloud-arm64) or 16k (arm64 only:
+# linux-image-<abi>-arm64-16k). Debug packages are never picked. A candidate
 # whose download fails (some listed bullseye-security arm64 files answer
 # 404) is skipped for the next one. Older kernels of the same line are
 # removed from the cache once a newer one is in.
@@ -23,8 +25,9 @@
 # the list refresh policy.
 set -euo pipefail
 
-arch=${1:?usage: resolve-kernel.sh x86_64|arm64 MAJOR.MINOR}
-line=${2:?usage: resolve-kernel.sh x86_64|arm64 MAJOR.MINOR}
+arch=${1:?usage: resolve-kernel.sh x86_64|arm64 MAJOR.MINOR [FLAVOUR]}
+line=${2:?usage: resolve-kernel.sh x86_64|arm64 MAJOR.MINOR [FLAVOUR]}
+flavour=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -38,16 +41,24 @@ case $line in
 [0-9]*.[0-9]*) ;;
 *) echo "vm: kernel line must be MAJOR.MINOR, got \"$line\"" >&2; exit 2 ;;
 esac
+case $flavour in
+'' | rt | cloud) ;;
+16k) [ "$arch" = arm64 ] || { echo "vm: the 16k flavour is arm64's only" >&2; exit 2; } ;;
+*) echo "vm: unknown flavour \"$flavour\" (rt, cloud, 16k)" >&2; exit 2 ;;
+esac
 
 "$here/apt.sh" update
 
 # Candidates, best first: "suite package version size".
 re_line=${line//./\\.}
 candidates() {
-	"$here/apt.sh" kernels | awk -v flav="$flav" -v re="^linux-(image|binary)-$re_line\\." -v vre="^$re_line[.-]" '
-		$1 == flav && $3 ~ re && $4 ~ vre && $5 > 1000000 &&
-		($3 ~ "-" flav "$" || $3 ~ "-" flav "-unsigned$") &&
-		$3 !~ /-(rt|cloud)-/ && $3 !~ /-16k/ && $3 !~ /-dbg/ {
+	"$here/apt.sh" kernels | awk -v flav="$flav" -v fl="$flavour" -v re="^linux-(image|binary)-$re_line\\." -v vre="^$re_line[.-]" '
+		function named(n) {
+			if (fl == "")
+				return (n ~ "-" flav "(-unsigned)?$") && n !~ /-(rt|cloud)-/ && n !~ /-16k/
+			return n ~ "-" fl "-" flav "(-unsigned)?$" || n ~ "-" flav "-" fl "(-unsigned)?$"
+		}
+		$1 == flav && $3 ~ re && $4 ~ vre && $5 > 1000000 && named($3) && $3 !~ /-dbg/ {
 			kind = $3 ~ /^linux-binary-/ ? 0 : 1
 			print $4, kind, $5, $2, $3
 		}' | sort -k1,1Vr -k2,2n -k3,3n | awk '{ print $4, $5, $1, $3 }'
@@ -120,13 +131,13 @@ while read -r suite pkg ver size; do
 	echo "$release" >"$tmp/release"
 	echo "$pkg $ver $suite" >"$tmp/package"
 	echo "$dl" >"$tmp/download-seconds"
-	echo "$arch $line" >"$tmp/line"
+	echo "$arch $line${flavour:+ $flavour}" >"$tmp/line"
 	if [ "$arch" = x86_64 ]; then
 		"$here/extract-vmlinux.sh" "$tmp/vmlinuz" "$tmp/vmlinux" </dev/null
 	fi
 	# Drop older kernels of this line, then publish this one.
 	for old in "$cache/kernels"/*/line; do
-		[ -e "$old" ] && [ "$(cat "$old")" = "$arch $line" ] || continue
+		[ -e "$old" ] && [ "$(cat "$old")" = "$arch $line${flavour:+ $flavour}" ] || continue
 		echo "vm: removing the older $(cat "${old%/line}/package" 2>/dev/null || echo "${old%/line}")" >&2
 		rm -rf "${old%/line}"
 	done
@@ -140,8 +151,8 @@ while read -r suite pkg ver size; do
 done < <(candidates)
 
 if [ "$tried" = 0 ]; then
-	echo "vm: no Debian kernel $line for $flav in the package lists (runners/vm/apt.sh kernels)" >&2
+	echo "vm: no Debian kernel $line${flavour:+ $flavour} for $flav in the package lists (runners/vm/apt.sh kernels)" >&2
 else
-	echo "vm: none of the $tried Debian $line kernels for $flav could be downloaded" >&2
+	echo "vm: none of the $tried Debian $line${flavour:+ $flavour} kernels for $flav could be downloaded" >&2
 fi
 exit 1
