@@ -334,9 +334,9 @@ int cmd_run(struct opts *o)
 
 	{
 		/* What bounds the run's time, whatever -j: the exclusive binaries and the longest other one. */
-		double alone = 0, longest = 0;
+		double alone = 0, longest = -1;
 		size_t nalone = 0, at = 0;
-		char *l;
+		char *l, *other;
 
 		for (size_t i = 0; i < n; i++) {
 			double d = jobs[i].end - jobs[i].start;
@@ -351,10 +351,12 @@ int cmd_run(struct opts *o)
 				at = i;
 			}
 		}
-		l = xasprintf("critical path: %zu exclusive binar%s %.2f s, alone; the longest other, %s, %.2f s; "
-			      "durations.txt", nalone, nalone == 1 ? "y" : "ies", alone,
-			      n ? jobs[at].name : "-", longest);
+		other = longest < 0 ? xstrdup("no other binary")
+				    : xasprintf("the longest other, %s, %.2f s", jobs[at].name, longest);
+		l = xasprintf("critical path: %zu exclusive binar%s %.2f s, alone; %s; durations.txt", nalone,
+			      nalone == 1 ? "y" : "ies", alone, other);
 		ktap_diag(&tail, "", l);
+		free(other);
 		free(l);
 	}
 	header = results_header(&k, "results");
