@@ -76,6 +76,13 @@ size_t pc_page_size(void)
 	return (size_t)sysconf(_SC_PAGESIZE);
 }
 
+size_t pc_scaled_to_page(size_t n)
+{
+	size_t page = pc_page_size();
+
+	return page > 4096 ? n * (page / 4096) : n;
+}
+
 void *pc_map_guarded_enabled(int event_fd, size_t len, int prot, int flags, int fd, off_t offset)
 {
 	pc_enable(event_fd);

@@ -31,6 +31,12 @@
 
 /* The page size, sysconf(_SC_PAGESIZE). */
 size_t pc_page_size(void);
+/*
+ * n, a count chosen for 4 KiB pages (the samples that overflow a one-page
+ * ring, say), scaled to this machine's page: n on 4 KiB pages, 4n on
+ * 16 KiB (arm64 -16k kernels), 16n on 64 KiB.
+ */
+size_t pc_scaled_to_page(size_t n);
 
 /*
  * mmap(len, prot, flags, fd, offset) between two PROT_NONE guard pages.

@@ -19,6 +19,7 @@
  */
 
 #include "perfconf.h"
+#include "work/mapping.h"
 
 #define N 64
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -228,7 +229,7 @@ TEST(lost_counts_samples_that_did_not_fit)
 							PERF_SAMPLE_IP | PERF_SAMPLE_TID);
 	struct pc_read_values v;
 	struct pc_capture cap;
-	enum { FAULTS = 512 };
+	const size_t FAULTS = pc_scaled_to_page(512);	/* more than one data page holds */
 
 	attr.read_format = rf;
 	int err = pc_open_errno(&attr, 0, -1, -1, 0);

@@ -13,6 +13,7 @@
  */
 #include "perfconf.h"
 #include "ring/wakeup.h"
+#include "work/mapping.h"
 #include "wakeup_comm.h"
 
 #define STEPS 9
@@ -61,25 +62,27 @@ TEST(more_than_were_taken_never_wakes)
 
 /*
  * 0: the pattern of the first samples is pinned, and a notification comes
- * before a one-page ring of 16-byte samples is full (256 of them).
+ * before a one-page ring of 16-byte samples is full (256 of them in 4 KiB).
  */
 TEST(zero)
 {
-	char first[STEPS + 1], pattern[300];
+	const size_t steps = pc_scaled_to_page(299);	/* more than a page holds */
+	char first[STEPS + 1], *pattern = calloc(1, steps + 1);
 	struct perfconf_attr attr = fault_sampler(0);
 	uint64_t count;
 
+	ASSERT_NE(NULL, pattern);
 	pattern_of(_metadata, 0, first);
 	pc_observe("pattern", "%s", first);
 
-	ASSERT_ERRNO(0, -pc_wakeup_pattern(&attr, 0, sizeof(pattern) - 1, pattern, &count));
-	EXPECT_EQ(sizeof(pattern) - 1, count);
+	ASSERT_ERRNO(0, -pc_wakeup_pattern(&attr, 0, steps, pattern, &count));
+	EXPECT_EQ(steps, count);
 	char *wake = strchr(pattern, 'w');
-	ASSERT_NE(NULL, wake) TH_LOG("wakeup_events = 0: no notification in %zu samples",
-				     sizeof(pattern) - 1);
+	ASSERT_NE(NULL, wake) TH_LOG("wakeup_events = 0: no notification in %zu samples", steps);
 	size_t at = (size_t)(wake - pattern) + 1;
 	pc_observe("first_wake_in_one_page", "%zu", at);
-	EXPECT_GE(sysconf(_SC_PAGESIZE) / 16, at) TH_LOG("the first notification came after the ring was full");
+	EXPECT_GE(pc_page_size() / 16, at) TH_LOG("the first notification came after the ring was full");
+	free(pattern);
 }
 
 /* A COMM record is written, but wakeup_events counts samples only. */

@@ -11,6 +11,7 @@
  */
 #include "perfconf.h"
 #include "ring/wakeup.h"
+#include "work/mapping.h"
 
 #define STEPS 9
 #define SAMPLE_SIZE 16
@@ -65,11 +66,14 @@ TEST(boundary_on_a_record_end)
  */
 TEST(larger_than_the_ring)
 {
-	char pattern[400];
+	const size_t steps = pc_scaled_to_page(399);	/* more than a one-page ring holds */
+	char *pattern = calloc(1, steps + 1);
 
-	pattern_of(_metadata, 1u << 20, 0, sizeof(pattern) - 1, pattern);
+	ASSERT_NE(NULL, pattern);
+	pattern_of(_metadata, 1u << 20, 0, steps, pattern);
 	char *wake = strchr(pattern, 'w');
 	pc_observe("first_wake_in_one_page", "%zu", wake ? (size_t)(wake - pattern) + 1 : 0);
+	free(pattern);
 }
 
 /* The COMM record's bytes and then one sample's cross a boundary just past the COMM. */

@@ -10,6 +10,7 @@
  */
 #include "perfconf.h"
 #include "ring/wakeup.h"
+#include "work/mapping.h"
 #include "wakeup_comm.h"
 
 #define STEPS 9
@@ -50,17 +51,19 @@ TEST(with_the_bit_the_union_counts_bytes)
  */
 TEST(zero_watermark)
 {
-	char pattern[300];
-	size_t per_page = (size_t)sysconf(_SC_PAGESIZE) / 16;
+	const size_t steps = pc_scaled_to_page(299), per_page = pc_page_size() / 16;
+	char *pattern = calloc(1, steps + 1);
 
-	ASSERT_GT(sizeof(pattern) - 1, per_page);
-	pattern_of(_metadata, 1, 0, 0, sizeof(pattern) - 1, pattern);
+	ASSERT_NE(NULL, pattern);
+	ASSERT_GT(steps, per_page);
+	pattern_of(_metadata, 1, 0, 0, steps, pattern);
 	char *wake = strchr(pattern, 'w');
-	ASSERT_NE(NULL, wake) TH_LOG("no notification in %zu samples", sizeof(pattern) - 1);
+	ASSERT_NE(NULL, wake) TH_LOG("no notification in %zu samples", steps);
 	size_t at = (size_t)(wake - pattern) + 1;
 	pc_observe("first_wake_in_one_page", "%zu", at);
 	EXPECT_LT(1, at);
 	EXPECT_GE(per_page, at) TH_LOG("the first notification came after the ring was full");
+	free(pattern);
 }
 
 /* Every record type counts toward the watermark: a COMM record wakes. */

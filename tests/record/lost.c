@@ -20,8 +20,8 @@
  * since 6.0 (commit 119a784c8127).
  *
  * Counted with this task's user-mode page faults: a sampler with a ring of
- * one data page (a sample is 24 bytes: it holds at most 170), and an
- * independent counter of the same faults.
+ * one data page (a sample is 24 bytes: a 4 KiB page holds at most 170),
+ * and an independent counter of the same faults.
  */
 #include "perfconf.h"
 
@@ -29,10 +29,11 @@
 
 #include "ring/capture.h"
 #include "work/faults.h"
+#include "work/mapping.h"
 #include "work/measure.h"
 
 #define LOST_BIT (1ULL << 4)	/* PERF_FORMAT_LOST, since 6.0 */
-#define FAULTS 400		/* more than one page of 24-byte samples */
+#define FAULTS pc_scaled_to_page(400)	/* more than one page of 24-byte samples */
 #define AFTER 3			/* faults after the ring was drained */
 
 /* read(2) of a lone event with read_format LOST: { value, lost }. */

@@ -26,10 +26,11 @@
 
 #include "ring/capture.h"
 #include "work/faults.h"
+#include "work/mapping.h"
 #include "work/measure.h"
 
 #define FAULTS 50
-#define OVERFLOW_FAULTS 400	/* more than a one-page ring holds */
+#define OVERFLOW_FAULTS pc_scaled_to_page(400)	/* more than a one-page ring holds */
 
 /* The ABI table and the parser agree with the kernel's struct. */
 TEST(layout_is_header_lost_and_sample_id)
