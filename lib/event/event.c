@@ -34,19 +34,6 @@ int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsign
 	return pc_open_raw(attr, pid, cpu, group_fd, flags);
 }
 
-int pc_tracepoint_keep(long id)
-{
-	struct perfconf_attr attr;
-	int fd;
-
-	if (id < 0)
-		return (int)id;
-	attr = pc_attr(PERF_TYPE_TRACEPOINT, (uint64_t)id);
-	attr.disabled = 1;
-	fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? fd : 0;	/* the fd stays open: that is the point */
-}
-
 int pc_last_open_errno(void)
 {
 	return last_open_errno;

@@ -47,15 +47,6 @@ int pc_last_open_errno(void);
  * -errno (errno set too).
  */
 int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
-/*
- * Keep tracepoint `id` registered with perf for the rest of this process:
- * a disabled counter on it, on this task, never closed (close-on-exec).
- * Closing a tracepoint's last perf event unregisters its probe and waits
- * for RCU (tracepoint_synchronize_unregister(): 10-20 ms each); a binary
- * that opens and closes one per case pays that every time. The kept event
- * counts nothing and no permission check depends on it. 0 or -errno.
- */
-int pc_tracepoint_keep(long id);
 /* errno of an open that is expected to fail (0 if it opened; the fd is closed). */
 int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 /* The same with a raw buffer (pc_attr_page), on this task, any CPU. */

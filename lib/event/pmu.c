@@ -11,6 +11,7 @@
 
 #include "host/kernel.h"
 #include "host/observe.h"
+#include "event/event.h"
 #include "event/pmu.h"
 
 /* Read a small sysfs file into buf, without its trailing newline. 0 or -errno. */
@@ -196,6 +197,19 @@ long pc_tracepoint_id(const char *sys, const char *name)
 	char *end;
 	long id = strtol(buf, &end, 10);
 	return *end ? -EINVAL : id;
+}
+
+int pc_tracepoint_keep(long id)
+{
+	struct perfconf_attr attr;
+	int fd;
+
+	if (id < 0)
+		return (int)id;
+	attr = pc_attr(PERF_TYPE_TRACEPOINT, (uint64_t)id);
+	attr.disabled = 1;
+	fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? fd : 0;	/* the fd stays open: that is the point */
 }
 
 long pc_tracepoint_id_max(void)

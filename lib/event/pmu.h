@@ -51,6 +51,15 @@ const char *pc_tracefs(void);
 long pc_tracepoint_id(const char *sys, const char *name);
 /* The largest tracepoint id in tracefs, or -errno (-ENOENT: no tracefs, or no events). */
 long pc_tracepoint_id_max(void);
+/*
+ * Keep tracepoint `id` registered with perf for the rest of this process:
+ * a disabled counter on it, on this task, never closed (close-on-exec).
+ * Closing a tracepoint's last perf event unregisters its probe and waits
+ * for RCU (tracepoint_synchronize_unregister(): 10-20 ms each); a binary
+ * that opens and closes one per case pays that every time. The kept event
+ * counts nothing and no permission check depends on it. 0 or -errno.
+ */
+int pc_tracepoint_keep(long id);
 
 /*
  * Which PMU formats use which attr word. A PMU describes its event
