@@ -397,7 +397,7 @@ TEST(lost_written_by_the_sampled_task)
 	struct expect e = self_expect(cap.fd, cpu);
 	pc_work_page_faults(1);		/* the workload's own first faults */
 	ASSERT_EQ(0, pc_enable(cap.fd));
-	ASSERT_EQ(0, pc_work_page_faults(512));	/* far more than one page holds */
+	ASSERT_EQ(0, pc_work_page_faults(pc_scaled_to_page(512)));	/* far more than one page holds */
 	ASSERT_CAPTURE_READ(&cap);		/* room again */
 	ASSERT_EQ(0, pc_work_page_faults(4));	/* the LOST record goes first */
 	ASSERT_EQ(0, pc_disable(cap.fd));
