@@ -44,17 +44,40 @@
 	__attribute__((used, section(".rodata.perfconf"))) \
 	static const char perfconf_meta_[] = "perfconf-meta: " words
 
-/* SKIP when this machine has no PMU of that name (never a failure). */
+/*
+ * Facts (the runner's runners/facts.c, `perfconf info`): what a verdict
+ * depends on besides the kernel's ABI, such as the CPUs online, what
+ * perf_event_paranoid 3 means, a config option, a PMU. A case declares
+ * each one: its observations are then judged only against baselines
+ * recorded under the same value, and where none was, the runner says "not
+ * judged here: <fact> differs", never a regression. A REQUIRE_* declares
+ * its fact too, so a need unmet here is never a PASS->SKIP regression.
+ *	DEPENDS_ON("paranoid3");
+ */
+#define DEPENDS_ON(fact) pc_depends("%s", fact)
+
+/* SKIP when fewer than n CPUs are online (fact cpus_online). */
+#define REQUIRE_CPUS(n) do { \
+	int c_ = pc_cpus_online(); \
+	pc_depends("cpus_online"); \
+	if (c_ < (n)) \
+		SKIP(return, "needs %d CPUs online, this machine has %d", (n), c_); \
+} while (0)
+
+/* SKIP when this machine has no PMU of that name (fact pmu.<name>; never a failure). */
 #define REQUIRE_PMU(name) do { \
+	pc_depends("pmu.%s", name); \
 	if (!pc_pmu_exists(name)) \
 		SKIP(return, "no %s PMU on this machine", name); \
 } while (0)
 
-/* SKIP when a kernel config option is known to be off. */
+/* SKIP when a kernel config option is known to be off (fact config.<option>). */
 #define REQUIRE_CONFIG(option) do { \
-	char v_ = pc_kernel_config(option); \
+	const char *o_ = (option); \
+	char v_ = pc_kernel_config(o_); \
+	pc_depends("config.%s", strncmp(o_, "CONFIG_", 7) ? o_ : o_ + 7); \
 	if (v_ == 'n' || (v_ == 0 && pc_kernel_config_available())) \
-		SKIP(return, "%s is not set in this kernel", option); \
+		SKIP(return, "%s is not set in this kernel", o_); \
 } while (0)
 
 /*
@@ -107,6 +130,8 @@
  */
 #define SET_PARANOID(level) do { \
 	long now_ = LONG_MIN; \
+	if ((level) >= 3) \
+		DEPENDS_ON("paranoid3"); \
 	int e_ = pc_sysctl_set(PC_PARANOID_SYSCTL, (level)); \
 	if (e_ == -EINVAL) \
 		SKIP(return, "this kernel refuses perf_event_paranoid %d", (level)); \
@@ -124,6 +149,7 @@
  */
 #define REQUIRE_INSTRUMENT(i) do { \
 	const struct pc_instrument_probe *p_ = pc_instrument(i); \
+	pc_depends("instrument.%s", pc_instrument_name(i)); \
 	if (p_->state == PC_INSTR_BROKEN) \
 		SKIP(return, "blocked by %s: %s", pc_instrument_name(i), p_->why); \
 } while (0)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Choosing a baseline, comparing results with it, and diffing two of them. */
 #include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "baseline.h"
+#include "facts.h"
 #include "util.h"
 
 bool verdict_fails(enum verdict_kind k)
@@ -28,6 +30,7 @@ const char *verdict_label(enum verdict_kind k)
 	case V_BLOCKED: return "blocked";
 	case V_NEW_OBS: return "new observation";
 	case V_TRANSIT: return "ABI growth in transit";
+	case V_UNJUDGED: return "not judged here";
 	}
 	return "?";
 }
@@ -162,6 +165,97 @@ void judge_between(struct recset *older, const struct recset *newer, const struc
 	free(was);
 }
 
+/* A fact's value in words, where a bare token would puzzle. */
+static const char *fact_words(const char *fact, const char *value)
+{
+	if (!strcmp(fact, "paranoid3")) {
+		if (!strcmp(value, "as2"))
+			return "upstream level 3, as 2";
+		if (!strcmp(value, "restrict"))
+			return "the restrict patch, CAP_SYS_ADMIN only";
+	}
+	return value;
+}
+
+char *facts_differ(const struct recset *set, const struct record *o, const struct strv *here)
+{
+	struct sbuf b = { 0 };
+
+	for (size_t i = 0; i < o->deps.n; i++) {
+		const char *d = o->deps.v[i], *bv, *hv;
+		char bbuf[8], hbuf[8];
+
+		if (!set->has_facts) {
+			sb_printf(&b, "the baseline records no facts (record it again with this perfconf)");
+			break;
+		}
+		bv = facts_get(&set->facts, d, bbuf, sizeof(bbuf));
+		hv = facts_get(here, d, hbuf, sizeof(hbuf));
+		if (!bv || !strcmp(bv, FACT_UNKNOWN))
+			sb_printf(&b, "%s%s unknown in the baseline", b.len ? "; " : "", d);
+		else if (!hv || !strcmp(hv, FACT_UNKNOWN))
+			sb_printf(&b, "%s%s unknown here", b.len ? "; " : "", d);
+		else if (strcmp(bv, hv))
+			sb_printf(&b, "%s%s differs (baseline: %s; here: %s)", b.len ? "; " : "", d,
+				  fact_words(d, bv), fact_words(d, hv));
+	}
+	return b.s;
+}
+
+static const char *base_name(const struct recset *s)
+{
+	const char *slash = strrchr(s->path, '/');
+
+	return slash ? slash + 1 : s->path;
+}
+
+void judge_facts(const struct judges *j, const struct record *o, struct verdict *v)
+{
+	char *why, *other;
+	struct record *e;
+
+	if (!j->base || !o->deps.n) {
+		judge_between(j->base, j->newer, o, v);
+		return;
+	}
+	why = facts_differ(j->base, o, j->here);
+	if (!why) {
+		other = j->newer ? facts_differ(j->newer, o, j->here) : NULL;
+		judge_between(j->base, other ? NULL : j->newer, o, v);
+		free(other);
+		return;
+	}
+	/* Another kernel line recorded under the same facts. */
+	e = recset_find(j->base, o->id);
+	if (e)
+		e->seen = true;
+	for (size_t i = 0; i < j->npool; i++) {
+		struct recset *p = &j->pool[i];
+
+		if (!recset_find(p, o->id) || (other = facts_differ(p, o, j->here))) {
+			free(other);
+			other = NULL;
+			continue;
+		}
+		judge(p, o, v);
+		other = v->detail;
+		v->detail = xasprintf("%s%sjudged with %s, whose facts are this machine's (%s: %s)",
+				      other ? other : "", other ? "; " : "", base_name(p), base_name(j->base), why);
+		free(other);
+		free(why);
+		return;
+	}
+	memset(v, 0, sizeof(*v));
+	v->exp = e;
+	v->kind = status_bad(o->st) ? V_NEW_FAILURE : V_UNJUDGED;
+	if (v->kind == V_NEW_FAILURE) {
+		v->detail = xasprintf("not judged here: %s", why);
+		free(why);
+	} else {
+		v->detail = why;
+	}
+}
+
 char *baseline_path(const char *dir, const struct kernel_id *k)
 {
 	return xasprintf("%s/%s-%d.%d-%s.txt", dir, k->arch, k->major, k->minor, k->profile);
@@ -231,6 +325,40 @@ char *baseline_find(const char *dir, const struct kernel_id *k, bool *fallback)
 char *baseline_find_newer(const char *dir, const struct kernel_id *k)
 {
 	return nearest(dir, k, true);
+}
+
+void baseline_find_all(const char *dir, const struct kernel_id *k, struct strv *out)
+{
+	struct kernel_id at = *k;
+	char *exact = baseline_path(dir, k), *p;
+
+	if (access(exact, F_OK) == 0)
+		strv_add(out, exact);
+	free(exact);
+	/* Walk outwards: the nearest older and newer, in turn. */
+	for (struct kernel_id lo = *k, hi = *k;;) {
+		char *older = nearest(dir, &lo, false), *newer = nearest(dir, &hi, true);
+		int maj, min;
+
+		if (!older && !newer)
+			break;
+		if (older) {
+			strv_add(out, older);
+			p = strrchr(older, '/') + 1;
+			if (!parse_name(p, &at, &maj, &min))
+				maj = -1, min = -1;	/* cannot be: nearest() parsed it */
+			lo.major = maj, lo.minor = min;
+			free(older);
+		}
+		if (newer) {
+			strv_add(out, newer);
+			p = strrchr(newer, '/') + 1;
+			if (!parse_name(p, &at, &maj, &min))
+				maj = 1 << 20, min = 0;
+			hi.major = maj, hi.minor = min;
+			free(newer);
+		}
+	}
 }
 
 static void list_section(FILE *out, const char *title, struct strv *lines)

@@ -19,6 +19,15 @@
  * ones of the same arch and profile): a regression or new failure against
  * the older one whose every differing value (the status, each
  * observation) equals the newer one's is ABI growth in transit.
+ *
+ * Under equal facts (facts.h): a case that declared the facts it depends
+ * on is judged only against a baseline recorded under the same values. Where
+ * the chosen baseline's differ (or are unknown on either side), the nearest
+ * other baseline of the pool (the same arch and profile, any kernel line)
+ * that shares them and has the case judges it; where none does, the case
+ * is "not judged here: <fact> differs (baseline: X; here: Y)", never a
+ * regression (a FAIL, ERROR or TIMEOUT is still a new failure: the case's
+ * own assertions failed).
  */
 #ifndef PERFCONF_RUNNER_BASELINE_H
 #define PERFCONF_RUNNER_BASELINE_H
@@ -31,7 +40,7 @@
 enum verdict_kind {
 	V_SAME, V_KNOWN, V_REGRESSION, V_IMPROVEMENT, V_CHANGED,
 	V_NEW, V_NEW_FAILURE, V_GONE, V_FIXED,
-	V_BLOCKED, V_NEW_OBS, V_TRANSIT,
+	V_BLOCKED, V_NEW_OBS, V_TRANSIT, V_UNJUDGED,
 };
 
 struct verdict {
@@ -45,6 +54,21 @@ void judge(struct recset *base, const struct record *obs, struct verdict *v);
 /* The same between an older baseline and a newer one (which may be NULL). */
 void judge_between(struct recset *older, const struct recset *newer, const struct record *obs,
 		   struct verdict *v);
+/* The baselines a run judges with, and this machine's facts. */
+struct judges {
+	struct recset *base, *newer;	/* as judge_between; either may be NULL */
+	struct recset *pool;		/* the others, nearest kernel line first */
+	size_t npool;
+	const struct strv *here;	/* this machine's facts (facts.h) */
+};
+/* judge_between, under equal facts (above). */
+void judge_facts(const struct judges *j, const struct record *obs, struct verdict *v);
+/*
+ * Why set cannot judge obs here: its facts differ from here's, or one side
+ * does not know them, for a fact obs depends on; NULL when it can.
+ */
+char *facts_differ(const struct recset *set, const struct record *obs, const struct strv *here);
+
 /* A failing verdict: makes the run exit 1. */
 bool verdict_fails(enum verdict_kind k);
 const char *verdict_label(enum verdict_kind k);
@@ -69,6 +93,8 @@ char *baseline_path(const char *dir, const struct kernel_id *k);
 char *baseline_find(const char *dir, const struct kernel_id *k, bool *fallback);
 /* The nearest newer kernel's baseline of the same arch and profile, or NULL. */
 char *baseline_find_newer(const char *dir, const struct kernel_id *k);
+/* Every baseline of k's arch and profile: k's own, then outwards, the nearest older before the nearest newer. */
+void baseline_find_all(const char *dir, const struct kernel_id *k, struct strv *out);
 
 /*
  * `perfconf diff A B`: what changed from A to B, as a changelog. Returns 0

@@ -157,6 +157,8 @@ void job_outcome(struct job *j)
 		r.st = c->st;
 		for (size_t k = 0; k < c->nobs; k++)
 			record_add_obs(&r, c->obs[k].key, c->obs[k].value);
+		for (size_t k = 0; k < c->deps.n; k++)
+			strv_add(&r.deps, c->deps.v[k]);
 		recset_add(&j->recs, &r);
 	}
 	if (j->has_bin_record) {
@@ -167,11 +169,11 @@ void job_outcome(struct job *j)
 	/* Case order stays as run (the results file sorts). */
 }
 
-void job_judge(struct job *j, struct recset *base, const struct recset *newer)
+void job_judge(struct job *j, const struct judges *judges)
 {
 	j->verdicts = xcalloc(j->recs.n, sizeof(*j->verdicts));
 	for (size_t i = 0; i < j->recs.n; i++)
-		judge_between(base, newer, &j->recs.v[i], &j->verdicts[i]);
+		judge_facts(judges, &j->recs.v[i], &j->verdicts[i]);
 }
 
 void job_shown(const struct job *j, size_t rec, struct shown *s)
@@ -190,7 +192,9 @@ void job_shown(const struct job *j, size_t rec, struct shown *s)
 			s->directive = status_name(r->st);
 			s->reason = reason ? xstrdup(reason) : NULL;
 		}
-		if (k == V_NEW_FAILURE)
+		if (k == V_NEW_FAILURE && detail)
+			s->note = xasprintf("new failure: %s: %s, %s", r->id, status_name(r->st), detail);
+		else if (k == V_NEW_FAILURE)
 			s->note = xasprintf("new failure: %s: %s, not in the baseline", r->id,
 					    status_name(r->st));
 		else
@@ -213,7 +217,7 @@ void job_shown(const struct job *j, size_t rec, struct shown *s)
 				    reason && *reason ? ": " : "", reason && *reason ? reason : "");
 		return;
 	}
-	if (k == V_IMPROVEMENT || k == V_CHANGED || k == V_TRANSIT)
+	if (k == V_IMPROVEMENT || k == V_CHANGED || k == V_TRANSIT || k == V_UNJUDGED)
 		s->note = xasprintf("%s: %s: %s", verdict_label(k), r->id, detail ? detail : "");
 	if (status_skipped(r->st) || r->st == ST_XFAIL) {
 		s->kind = r->st == ST_XFAIL ? SHOWN_XFAIL : SHOWN_SKIP;

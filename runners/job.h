@@ -10,8 +10,8 @@
 
 /* Decide the binary's own status and build its records. */
 void job_outcome(struct job *j);
-/* Compare its records with the baseline (NULL: none), and a newer one (judge_between). */
-void job_judge(struct job *j, struct recset *base, const struct recset *newer);
+/* Compare its records with the baselines, under equal facts (judge_facts). */
+void job_judge(struct job *j, const struct judges *judges);
 /* The verdict on case i (records list the cases first, in order). */
 const struct verdict *job_case_verdict(const struct job *j, size_t case_index);
 

@@ -26,6 +26,7 @@
 #include "abi_report.h"
 #include "baseline.h"
 #include "exec.h"
+#include "facts.h"
 #include "profile.h"
 #include "run.h"
 #include "host/sysctl.h"
@@ -315,6 +316,21 @@ static int cmd_info(int argc, char **argv)
 	printf("record target: %s\n", exact);
 	printf("results: %s/results/%s-%s-%s\n", o.dir, k.release, k.arch, k.profile);
 	printf("sysctl state file: %s\n", pc_sysctl_state_path());
+	{
+		/* The facts; what level 3 means is probed only when no run is live (it sets the level). */
+		long holder;
+		bool locked = pc_sysctl_lock_runs(false, &holder) == 0;
+		struct strv facts = { 0 };
+
+		facts_probe(&facts, &k, locked);
+		printf("facts:%s\n", locked ? "" : " (a run is live: paranoid3 not probed)");
+		for (size_t i = 0; i < facts.n; i++) {
+			char *eq = strchr(facts.v[i], '=');
+
+			printf("  %-34.*s %s\n", (int)(eq - facts.v[i]), facts.v[i], eq + 1);
+		}
+		strv_free(&facts);
+	}
 	free(exact);
 	free(found);
 	return EXIT_OK;

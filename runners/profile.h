@@ -7,7 +7,11 @@
 
 struct kernel_id;
 
-/* "nohw", "cpu", "armv8_pmuv3", "cpu_atom+cpu_core", ... $PERFCONF_PMU_SYSFS overrides the sysfs directory (tests). */
+/*
+ * "nohw", "cpu", "armv8_pmuv3", "cpu_atom+cpu_core", ... For tests:
+ * $PERFCONF_PMU_SYSFS overrides the sysfs directory, and $PERFCONF_PROFILE
+ * the answer (a machine that pretends its profile is unrecorded).
+ */
 void profile_detect(char *out, size_t len);
 /*
  * Release, arch, major.minor and profile of the running kernel. A variant

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts.h"
 #include "recset.h"
 #include "util.h"
 
@@ -106,6 +107,7 @@ void record_free(struct record *r)
 	}
 	free(r->obs);
 	free(r->id);
+	strv_free(&r->deps);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -168,6 +170,7 @@ void recset_free(struct recset *s)
 	free(s->v);
 	free(s->path);
 	free(s->recorded_on);
+	strv_free(&s->facts);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -273,6 +276,15 @@ int recset_load(struct recset *s, const char *path, char *err, size_t errlen)
 				char *v = p + strlen(tag);
 
 				s->recorded_on = xstrndup(v, strcspn(v, " \t"));
+			}
+			if (!s->has_facts && !strncmp(p, FACTS_TAG, strlen(FACTS_TAG))) {
+				char why[200];
+
+				s->has_facts = true;
+				if (!facts_parse(p + strlen(FACTS_TAG), &s->facts, why, sizeof(why))) {
+					snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+					goto fail;
+				}
 			}
 			continue;
 		}

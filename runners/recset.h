@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util.h"
+
 /*
  * ST_BLOCKED: this machine cannot test the case (an instrument it needs is
  * broken here, or the environment refuses what it needs). In KTAP it is a
@@ -35,6 +37,7 @@ struct record {
 	enum status st;
 	struct obs *obs;
 	size_t nobs, obs_cap;
+	struct strv deps;	/* the facts it depends on ("# DEPENDS"), from a run only */
 	int line;		/* line in the file it was read from, 0 if none */
 	bool seen;		/* comparing: a result matched it */
 };
@@ -59,6 +62,8 @@ struct recset {
 	size_t n, cap;
 	char *path;		/* where it was read from */
 	char *recorded_on;	/* from a "# recorded on: <release>" header, if any */
+	struct strv facts;	/* from a "# facts: k=v ..." header (facts.h), if any */
+	bool has_facts;
 	bool sorted;
 };
 

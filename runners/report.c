@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "facts.h"
 #include "report.h"
 
 #define LIST_MAX 25	/* lines per summary section (results.txt has them all) */
@@ -61,6 +62,9 @@ void summary_add_job(struct summary *s, const struct job *j)
 			break;
 		case V_NEW_OBS:
 			strv_addf(&s->new_obs, "%s: %s", r->id, v->detail);
+			break;
+		case V_UNJUDGED:
+			strv_addf(&s->unjudged, "%s\t%s", v->detail, r->id);
 			break;
 		case V_TRANSIT:
 			strv_addf(&s->transit, "%s: %s", r->id, v->detail);
@@ -145,6 +149,42 @@ static void section(struct sbuf *out, const char *title, const struct strv *l)
 	}
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "<why>\t<id>" lines, one line per why: how many cases, the first few. */
+static void section_grouped(struct sbuf *out, const char *title, const struct strv *l)
+{
+	char **v;
+	char *head;
+
+	if (!l->n)
+		return;
+	v = xcalloc(l->n, sizeof(*v));
+	memcpy(v, l->v, l->n * sizeof(*v));
+	qsort(v, l->n, sizeof(*v), cmp_str);
+	head = xasprintf("%s (%zu):", title, l->n);
+	ktap_diag(out, "", head);
+	free(head);
+	for (size_t i = 0, end; i < l->n; i = end) {
+		size_t wl = strcspn(v[i], "\t");
+		struct sbuf line = { 0 };
+
+		for (end = i; end < l->n && !strncmp(v[end], v[i], wl) && v[end][wl] == '\t'; end++)
+			;
+		sb_printf(&line, "  %.*s: %zu case%s: ", (int)wl, v[i], end - i, end - i == 1 ? "" : "s");
+		for (size_t k = i; k < end && k < i + 3; k++)
+			sb_printf(&line, "%s%s", k > i ? ", " : "", v[k] + wl + 1);
+		if (end - i > 3)
+			sb_printf(&line, ", ...");
+		ktap_diag(out, "", line.s);
+		sb_free(&line);
+	}
+	free(v);
+}
+
 size_t summary_failures(const struct summary *s, bool gate_suite)
 {
 	return gate_suite ? s->faults : s->failed;
@@ -157,6 +197,8 @@ void summary_print(struct sbuf *out, const struct summary *s, bool gate_suite)
 	section(out, "known failures, as in the baseline", &s->known_failures);
 	section(out, "ABI growth in transit: as in the newer baseline, not regressions", &s->transit);
 	section(out, "blocked: this machine cannot test them, not regressions", &s->blocked);
+	section_grouped(out, "not judged here: no baseline was recorded under the facts they depend on, "
+			"not regressions", &s->unjudged);
 	section(out, "improvements", &s->improvements);
 	section(out, "other changes", &s->changes);
 	section(out, "new observations, not in the baseline", &s->new_obs);
@@ -203,6 +245,7 @@ void summary_free(struct summary *s)
 	strv_free(&s->blocked);
 	strv_free(&s->new_obs);
 	strv_free(&s->transit);
+	strv_free(&s->unjudged);
 	for (size_t i = 0; i < s->ncauses; i++) {
 		free(s->causes[i].name);
 		free(s->causes[i].why);
@@ -210,13 +253,18 @@ void summary_free(struct summary *s)
 	free(s->causes);
 }
 
-char *results_header(const struct kernel_id *k, const char *what)
+char *results_header(const struct kernel_id *k, const char *what, const struct strv *facts)
 {
-	return xasprintf("# perfconf %s: %s %d.%d %s\n"
-			 "# recorded on: %s (%s, profile %s)\n"
-			 "# <case-id> <PASS|FAIL|SKIP|XFAIL|TIMEOUT|ERROR|BLOCKED> [observation=value]...\n",
-			 what, k->arch, k->major, k->minor, k->profile,
-			 k->release, k->arch, k->profile);
+	char *f = facts_line(facts), *h;
+
+	h = xasprintf("# perfconf %s: %s %d.%d %s\n"
+		      "# recorded on: %s (%s, profile %s)\n"
+		      FACTS_TAG "%s\n"
+		      "# <case-id> <PASS|FAIL|SKIP|XFAIL|TIMEOUT|ERROR|BLOCKED> [observation=value]...\n",
+		      what, k->arch, k->major, k->minor, k->profile,
+		      k->release, k->arch, k->profile, f);
+	free(f);
+	return h;
 }
 
 static void copy_record(struct recset *dst, const struct record *r)

@@ -21,6 +21,7 @@ struct summary {
 	size_t faults;		/* the suite's own: ERROR, TIMEOUT, a binary not found */
 	struct strv regressions, new_failures, known_failures, improvements, changes;
 	struct strv new_cases, gone, fixed, blocked, new_obs, transit;
+	struct strv unjudged;	/* "<why>\t<id>" */
 	struct cause *causes;
 	size_t ncauses, causes_cap;
 };
@@ -40,8 +41,8 @@ void summary_print(struct sbuf *out, const struct summary *s, bool gate_suite);
 size_t summary_failures(const struct summary *s, bool gate_suite);
 void summary_free(struct summary *s);
 
-/* The header of a results or baseline file. */
-char *results_header(const struct kernel_id *k, const char *what);
+/* The header of a results or baseline file, with this machine's facts (facts.h). */
+char *results_header(const struct kernel_id *k, const char *what, const struct strv *facts);
 /* results.txt: every record of the run, sorted. 0 or -errno. */
 int write_results(const char *path, const struct job *jobs, size_t n, const char *header);
 /*

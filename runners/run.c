@@ -15,6 +15,7 @@
 #include "baseline.h"
 #include "discover.h"
 #include "exec.h"
+#include "facts.h"
 #include "health.h"
 #include "job.h"
 #include "profile.h"
@@ -26,7 +27,7 @@ struct run {
 	struct opts *o;
 	struct job *jobs;
 	size_t n, printed;
-	struct recset *base, *newer;
+	struct judges judges;
 	FILE *file[OUT_N];	/* stdout, ktap.txt, kselftest.txt */
 };
 
@@ -66,7 +67,7 @@ static void job_done(void *ctx, struct job *j)
 		strv_addf(&j->notes, "cannot restore the sysctls saved in %s: %s",
 			  pc_sysctl_state_path(), strerror(-restored));
 	job_outcome(j);
-	job_judge(j, r->base, r->newer);
+	job_judge(j, &r->judges);
 	j->out[OUT_STDOUT] = ktap_job(j, r->o->verbose, r->o->layout);
 	j->out[OUT_KTAP] = ktap_job(j, true, LAYOUT_KTAP);
 	j->out[OUT_KSELFTEST] = ktap_job(j, true, LAYOUT_KSELFTEST);
@@ -88,8 +89,11 @@ int cmd_run(struct opts *o)
 	struct job *jobs = NULL;
 	size_t n = 0;
 	struct timeouts tmo = { 0 };
-	struct recset base = { 0 }, newer = { 0 };
-	bool have_base = false, have_newer = false, fallback = false;
+	struct kernel_id kb;	/* whose baselines judge: k, or k as nohw where its profile has none */
+	struct recset base = { 0 }, newer = { 0 }, *pool = NULL;
+	size_t npool = 0;
+	struct strv here = { 0 };
+	bool have_base = false, have_newer = false, fallback = false, unrecorded = false;
 	char err[1024], *base_path = NULL, *newer_path = NULL, *results_dir, *path, *header;
 	struct sbuf head = { 0 }, tail = { 0 };
 	struct health h;
@@ -104,6 +108,7 @@ int cmd_run(struct opts *o)
 	if (!o->expected)
 		o->expected = xasprintf("%s/../expected", o->dir);
 	kernel_identify(&k, o->variant);
+	kb = k;
 
 	if (discover(o->dir, &o->sel, &jobs, &n, err, sizeof(err))) {
 		warnx_("%s", err);
@@ -141,6 +146,18 @@ int cmd_run(struct opts *o)
 		base_path = xstrdup(o->baseline);
 	} else {
 		base_path = baseline_find(o->expected, &k, &fallback);
+		if (!base_path && !o->record && strncmp(k.profile, "nohw", 4)) {
+			/*
+			 * A PMU profile no baseline has: the nohw baselines judge
+			 * every case that does not depend on the core PMU (fact
+			 * pmu.core).
+			 */
+			kb = k;
+			snprintf(kb.profile, sizeof(kb.profile), "nohw%s",
+				 o->variant ? strrchr(k.profile, '-') : "");
+			base_path = baseline_find(o->expected, &kb, &fallback);
+			unrecorded = base_path != NULL;
+		}
 	}
 	if (base_path && (!o->record || access(base_path, F_OK) == 0)) {
 		if (recset_load(&base, base_path, err, sizeof(err))) {
@@ -151,13 +168,30 @@ int cmd_run(struct opts *o)
 	}
 	/* A kernel between two baselines is judged against both (judge_between). */
 	if (have_base && fallback && !o->record)
-		newer_path = baseline_find_newer(o->expected, &k);
+		newer_path = baseline_find_newer(o->expected, &kb);
 	if (newer_path) {
 		if (recset_load(&newer, newer_path, err, sizeof(err))) {
 			warnx_("%s", err);
 			return exit_code(o, EXIT_SETUP);
 		}
 		have_newer = true;
+	}
+	/* The others of its arch and profile, for cases whose facts differ from the baseline's. */
+	if (have_base && !o->record && !o->baseline) {
+		struct strv all = { 0 };
+
+		baseline_find_all(o->expected, &kb, &all);
+		pool = xcalloc(all.n ? all.n : 1, sizeof(*pool));
+		for (size_t i = 0; i < all.n; i++) {
+			if (!strcmp(all.v[i], base_path) || (newer_path && !strcmp(all.v[i], newer_path)))
+				continue;
+			if (recset_load(&pool[npool], all.v[i], err, sizeof(err))) {
+				warnx_("%s", err);
+				return exit_code(o, EXIT_SETUP);
+			}
+			npool++;
+		}
+		strv_free(&all);
 	}
 	if (!have_base && o->bisect && !o->record) {
 		warnx_("no baseline for %s %d.%d %s in %s: cannot judge (give --baseline)",
@@ -195,6 +229,8 @@ int cmd_run(struct opts *o)
 		       pc_sysctl_state_path(), strerror(-restored));
 		return exit_code(o, EXIT_SETUP);
 	}
+	/* What the verdicts depend on, once per run (under the run lock: one probe sets a sysctl). */
+	facts_probe(&here, &k, true);
 
 	results_dir = o->results ? xstrdup(o->results)
 				 : xasprintf("%s/results/%s-%s-%s", o->dir, k.release, k.arch, k.profile);
@@ -235,6 +271,20 @@ int cmd_run(struct opts *o)
 				      k.arch, k.major, k.minor, k.profile, o->expected);
 		ktap_diag(&head, "", l);
 		free(l);
+		if (unrecorded) {
+			l = xasprintf("profile %s: no baseline has it; the %s baselines judge every case that "
+				      "does not depend on the core PMU (fact pmu.core)", k.profile, kb.profile);
+			ktap_diag(&head, "", l);
+			free(l);
+		}
+		{
+			char *f = facts_line(&here);
+
+			l = xasprintf("facts: %s", f);
+			ktap_diag(&head, "", l);
+			free(f);
+			free(l);
+		}
 		if (killed) {
 			l = xasprintf("killed %d process%s left running by an earlier run that died",
 				      killed, killed == 1 ? "" : "es");
@@ -269,8 +319,8 @@ int cmd_run(struct opts *o)
 
 	run.jobs = jobs;
 	run.n = n;
-	run.base = have_base ? &base : NULL;
-	run.newer = have_newer ? &newer : NULL;
+	run.judges = (struct judges){ .base = have_base ? &base : NULL, .newer = have_newer ? &newer : NULL,
+				      .pool = pool, .npool = npool, .here = &here };
 	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
 	if (h.orphan_log.n) {
 		/* The kernel complained while no binary ran: nobody to blame, still a failure. */
@@ -303,7 +353,7 @@ int cmd_run(struct opts *o)
 
 	for (size_t i = 0; i < n; i++)
 		summary_add_job(&sum, &jobs[i]);
-	summary_add_gone(&sum, run.base, &o->sel, jobs, n);
+	summary_add_gone(&sum, run.judges.base, &o->sel, jobs, n);
 	if (strays) {
 		char *l = xasprintf("killed %d stray process%s that escaped their binary's session",
 				    strays, strays == 1 ? "" : "es");
@@ -359,7 +409,7 @@ int cmd_run(struct opts *o)
 		free(other);
 		free(l);
 	}
-	header = results_header(&k, "results");
+	header = results_header(&k, "results", &here);
 	path = xasprintf("%s/results.txt", results_dir);
 	if (write_results(path, jobs, n, header))
 		warnx_("cannot write %s: %s", path, strerror(errno));
@@ -378,7 +428,7 @@ int cmd_run(struct opts *o)
 			     : o->baseline ? xstrdup(o->baseline) : baseline_path(o->expected, &k);
 		char *l;
 
-		header = results_header(&k, "baseline");
+		header = results_header(&k, "baseline", &here);
 		if (record_baseline(target, jobs, n, &o->sel, filtered, header, err, sizeof(err))) {
 			warnx_("%s", err);
 			code = EXIT_SETUP;
@@ -403,6 +453,10 @@ int cmd_run(struct opts *o)
 	free(jobs);
 	recset_free(&base);
 	recset_free(&newer);
+	for (size_t i = 0; i < npool; i++)
+		recset_free(&pool[i]);
+	free(pool);
+	strv_free(&here);
 	timeouts_free(&tmo);
 	free(base_path);
 	free(newer_path);

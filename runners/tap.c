@@ -4,7 +4,8 @@
  *
  * Recognised lines (at column 0): "TAP version N" / "KTAP version N",
  * "1..N", "ok N desc [# DIRECTIVE reason]", "not ok N ...", the
- * observation diagnostic "# OBS key=value" and the cause diagnostic
+ * observation diagnostic "# OBS key=value", the declaration "# DEPENDS
+ * <fact>" (facts.h) and the cause diagnostic
  * "# CAUSE <instrument>: <why>" (lib/work/instrument.h). A SKIP whose reason
  * starts with "blocked" is BLOCKED. The harness's own lines about a case
  * that timed out or died by a signal make that case TIMEOUT or ERROR, and
@@ -303,6 +304,15 @@ static void process_line(struct tap *t, char *line)
 		while (*name == ' ')
 			name++;
 		parse_obs(t, line);
+		if (!strncmp(line, "# DEPENDS ", 10) && line[10]) {
+			const char *fact = line + 10;
+			bool dup = false;
+
+			for (size_t i = 0; i < t->pending.deps.n; i++)
+				dup |= !strcmp(t->pending.deps.v[i], fact);
+			if (!dup && strcspn(fact, " \t=") == strlen(fact))
+				strv_add(&t->pending.deps, fact);
+		}
 		if (!strncmp(line, "# CAUSE ", 8) && line[8]) {
 			free(t->pending_cause);
 			t->pending_cause = xstrdup(line + 8);

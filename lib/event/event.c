@@ -31,6 +31,11 @@ int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flag
 
 int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
+	/* What the answer depends on: the machine's core PMU, its breakpoints. */
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW)
+		pc_depends("pmu.core");
+	else if (attr->type == PERF_TYPE_BREAKPOINT)
+		pc_depends("pmu.breakpoint");
 	return pc_open_raw(attr, pid, cpu, group_fd, flags);
 }
 
@@ -248,6 +253,7 @@ int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size
 	int type = pc_pmu_type("uprobe");
 	uint64_t offset;
 
+	pc_depends("pmu.uprobe");
 	if (type < 0)
 		return type;
 	int err = file_offset_of(func, path, pathlen, &offset);

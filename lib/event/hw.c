@@ -19,6 +19,7 @@
 #include "event/event.h"
 #include "event/hw.h"
 #include "event/pmu.h"
+#include "host/observe.h"
 
 /* The runner's profile rule (runners/profile.c). */
 static bool is_core_pmu(const char *name)
@@ -60,12 +61,14 @@ static void find_core_pmus(void)
 
 const char *pc_hw_pmu(void)
 {
+	pc_depends("pmu.core");
 	find_core_pmus();
 	return core_pmus ? core_pmu : NULL;
 }
 
 int pc_hw_pmu_count(void)
 {
+	pc_depends("pmu.core");
 	find_core_pmus();
 	return core_pmus;
 }

@@ -6,6 +6,7 @@
 
 #include "event/event.h"
 #include "host/kernel.h"
+#include "host/observe.h"
 #include "event/kprobe.h"
 #include "event/pmu.h"
 
@@ -13,6 +14,7 @@ int pc_attr_kprobe(struct perfconf_attr *out, const char *func, uint64_t addr, u
 {
 	int type = pc_pmu_type("kprobe");
 
+	pc_depends("pmu.kprobe");
 	if (type < 0)
 		return type;
 	*out = pc_attr((uint32_t)type, 0);
@@ -27,6 +29,7 @@ int pc_attr_kprobe(struct perfconf_attr *out, const char *func, uint64_t addr, u
 
 const char *pc_kprobe_events_config(void)
 {
+	pc_depends("config.KPROBE_EVENTS");
 	if (!pc_kernel_config_available())
 		return "unknown";
 	return pc_kernel_config("KPROBE_EVENTS") == 'y' ? "set" : "not set";

@@ -50,6 +50,7 @@ const char *pc_kprobe_getppid_symbol(void);
 
 /* SKIP when there is no kprobe PMU, with the config as the reason. */
 #define REQUIRE_KPROBE_PMU() do { \
+	pc_depends("pmu.kprobe"); \
 	if (!pc_pmu_exists("kprobe")) \
 		SKIP(return, "no kprobe PMU on this kernel (CONFIG_KPROBE_EVENTS %s)", \
 		     pc_kprobe_events_config()); \

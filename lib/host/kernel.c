@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "abi/abi.h"
@@ -89,6 +90,13 @@ char pc_kernel_config(const char *option)
 		return p[strlen(want)];
 	snprintf(want, sizeof(want), "\n# %s is not set", name);
 	return strstr(text, want) ? 'n' : 0;
+}
+
+int pc_cpus_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
 }
 
 int pc_kernel_read_long(const char *path, long *value)

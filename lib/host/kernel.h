@@ -24,6 +24,9 @@ const struct pc_kernel *pc_kernel(void);
 char pc_kernel_config(const char *option);
 bool pc_kernel_config_available(void);
 
+/* CPUs online now (sysconf), at least 1 (fact cpus_online). */
+int pc_cpus_online(void);
+
 /*
  * Read an integer from a file such as /proc/sys/kernel/perf_event_paranoid.
  * 0, or -errno (-EINVAL when the file does not start with one).

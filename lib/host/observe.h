@@ -34,6 +34,15 @@ void pc_observe(const char *key, const char *fmt, ...) __attribute__((format(pri
 void pc_observe_errno(const char *key, int err);
 
 /*
+ * A fact of this machine the case's verdict depends on (the runner's
+ * facts: "cpus_online", "paranoid3", "config.KPROBES", "pmu.kprobe", ...):
+ * one "# DEPENDS <fact>" line, like an observation. The runner judges the
+ * case only against baselines recorded under the same value of the fact,
+ * and lists it as "not judged here" where none was.
+ */
+void pc_depends(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * An errno that means "this PMU, event or feature is not here" rather than
  * a wrong answer: ENOENT, EOPNOTSUPP, ENODEV. Tests use it to SKIP.
  */

@@ -6,6 +6,7 @@
 
 #include "abi/abi.h"
 #include "host/kernel.h"
+#include "host/observe.h"
 #include "host/paranoid.h"
 
 bool pc_paranoid_perfmon_capable(const struct pc_identity *id, int kver)
@@ -109,7 +110,11 @@ int pc_paranoid(void)
 {
 	long v;
 
+	/* A case that reads the machine's own level depends on it (and on what 3 means). */
+	pc_depends("paranoid");
 	if (pc_kernel_read_long("/proc/sys/kernel/perf_event_paranoid", &v))
 		return INT_MIN;
+	if (v >= 3)
+		pc_depends("paranoid3");
 	return (int)v;
 }

@@ -100,6 +100,7 @@ TEST_F(global, kernel_address_as_root)
 	struct perfconf_attr x;
 	uint64_t kaddr;
 
+	DEPENDS_ON("config.KPROBES");	/* x86 takes execute ones only with kprobes */
 	KERNEL_ADDRESS(&kaddr);
 	int fd = watch(kaddr, false);
 	pc_observe_errno("write", fd < 0 ? errno : 0);

@@ -32,6 +32,7 @@
 /* Where the kernel config can be read: a kprobe PMU exactly when KPROBE_EVENTS=y. */
 TEST(kprobe_pmu_follows_the_config)
 {
+	DEPENDS_ON("config.KPROBE_EVENTS");
 	if (!pc_kernel_config_available())
 		BLOCKED("no kernel config to compare with (this kernel build ships neither "
 			"/proc/config.gz nor /boot/config-<release>)");

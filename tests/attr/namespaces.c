@@ -84,6 +84,7 @@ TEST(accepted)
 TEST(unprivileged_is_refused)
 {
 	struct perfconf_attr attr = ns_attr(0);
+	int paranoid = pc_paranoid();
 
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
@@ -92,7 +93,7 @@ TEST(unprivileged_is_refused)
 	int control = pc_open_errno(&attr, 0, -1, -1, 0);
 	if (control)
 		SKIP(return, "no perf_event_open at all for an unprivileged user here (%s, paranoid %d)",
-		     pc_errno_name(control), pc_paranoid());
+		     pc_errno_name(control), paranoid);
 	attr.namespaces = 1;
 	EXPECT_ERRNO(EACCES, pc_open_errno(&attr, 0, -1, -1, 0));
 }

@@ -267,7 +267,8 @@ static int group_leader_with_other_clock(int bad)
 
 static int group_leader_on_another_cpu(int bad)
 {
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+	DEPENDS_ON("cpus_online");
+	if (pc_cpus_online() < 2) {
 		not_here = "one CPU online";
 		return NOT_HERE;
 	}

@@ -77,6 +77,7 @@ TEST(offline_cpu_is_enodev)
 	char name[128];
 	int cpu = hotpluggable_cpu(name, sizeof(name));
 
+	DEPENDS_ON("cpu_offline");
 	if (cpu < 0)
 		SKIP(return, "no CPU here can go offline (no hotplug, or one CPU)");
 	EXPECT_ERRNO(0, pc_open_errno(&attr, -1, cpu, -1, 0)) TH_LOG("the control: cpu %d online", cpu);

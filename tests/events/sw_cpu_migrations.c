@@ -22,6 +22,7 @@
 /* Two CPUs this task may run on, or SKIP. */
 #define TWO_CPUS(a, b) do { \
 	cpu_set_t allowed_; \
+	REQUIRE_CPUS(2); \
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(allowed_), &allowed_)); \
 	*(a) = *(b) = -1; \
 	for (int c_ = 0; c_ < CPU_SETSIZE && *(b) < 0; c_++) \

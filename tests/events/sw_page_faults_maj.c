@@ -47,6 +47,7 @@ FIXTURE_SETUP(file)
 	self->fd = -1;
 	self->map = MAP_FAILED;
 	self->page = sysconf(_SC_PAGESIZE);
+	DEPENDS_ON("rootfs");	/* an initramfs or tmpfs root has no disk to fault from */
 	for (size_t i = 0; i < ARRAY_SIZE(dirs) && self->fd < 0; i++) {
 		if (statfs(dirs[i], &fs) || fs.f_type == TMPFS_MAGIC_)
 			continue;

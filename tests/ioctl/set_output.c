@@ -305,6 +305,8 @@ FIXTURE_SETUP(cpu_ring)
 
 	self->p.target.fd = self->p.source = -1;
 	self->p.f.base = NULL;
+	if (variant->source_cpu == 1)
+		REQUIRE_CPUS(2);
 	cpu = pc_pin_self();
 	ASSERT_LE(0, cpu);
 	source_cpu = variant->source_cpu == 0 ? cpu : variant->source_cpu < 0 ? -1 : other_cpu(&attr, cpu);
