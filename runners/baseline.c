@@ -8,6 +8,7 @@
 
 #include "baseline.h"
 #include "facts.h"
+#include "fixes.h"
 #include "util.h"
 
 bool verdict_fails(enum verdict_kind k)
@@ -209,7 +210,33 @@ static const char *base_name(const struct recset *s)
 	return slash ? slash + 1 : s->path;
 }
 
+static void judge_facts_(const struct judges *j, const struct record *o, struct verdict *v);
+
 void judge_facts(const struct judges *j, const struct record *o, struct verdict *v)
+{
+	const struct recset *from = j->base;
+	char *why;
+
+	judge_facts_(j, o, v);
+	if (!j->fixes || !v->exp || !v->detail || v->kind == V_SAME || v->kind == V_KNOWN ||
+	    v->kind == V_UNJUDGED || v->kind == V_NEW_OBS)
+		return;
+	for (size_t i = 0; i < j->npool; i++)
+		if (v->exp >= j->pool[i].v && v->exp < j->pool[i].v + j->pool[i].n)
+			from = &j->pool[i];
+	if (j->newer && v->exp >= j->newer->v && v->exp < j->newer->v + j->newer->n)
+		from = j->newer;
+	why = fixes_explain(j->fixes, v->exp, o, j->release ? j->release : "this kernel", from->recorded_on);
+	if (why) {
+		char *d = xasprintf("%s%s", v->detail, why);
+
+		free(v->detail);
+		free(why);
+		v->detail = d;
+	}
+}
+
+static void judge_facts_(const struct judges *j, const struct record *o, struct verdict *v)
 {
 	char *why, *other;
 	struct record *e;

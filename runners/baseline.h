@@ -37,6 +37,8 @@
 
 #include "recset.h"
 
+struct fixes;
+
 enum verdict_kind {
 	V_SAME, V_KNOWN, V_REGRESSION, V_IMPROVEMENT, V_CHANGED,
 	V_NEW, V_NEW_FAILURE, V_GONE, V_FIXED,
@@ -60,8 +62,13 @@ struct judges {
 	struct recset *pool;		/* the others, nearest kernel line first */
 	size_t npool;
 	const struct strv *here;	/* this machine's facts (facts.h) */
+	const struct fixes *fixes;	/* the changes behind known differences (fixes.h), or NULL */
+	const char *release;		/* this kernel's, for their wording */
 };
-/* judge_between, under equal facts (above). */
+/*
+ * judge_between, under equal facts (above); a failing or changed verdict
+ * names the change behind it where fixes.txt has one.
+ */
 void judge_facts(const struct judges *j, const struct record *obs, struct verdict *v);
 /*
  * Why set cannot judge obs here: its facts differ from here's, or one side

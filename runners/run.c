@@ -16,6 +16,7 @@
 #include "discover.h"
 #include "exec.h"
 #include "facts.h"
+#include "fixes.h"
 #include "health.h"
 #include "job.h"
 #include "profile.h"
@@ -93,6 +94,7 @@ int cmd_run(struct opts *o)
 	struct recset base = { 0 }, newer = { 0 }, *pool = NULL;
 	size_t npool = 0;
 	struct strv here = { 0 };
+	struct fixes fixes = { 0 };
 	bool have_base = false, have_newer = false, fallback = false, unrecorded = false;
 	char err[1024], *base_path = NULL, *newer_path = NULL, *results_dir, *path, *header;
 	struct sbuf head = { 0 }, tail = { 0 };
@@ -193,6 +195,13 @@ int cmd_run(struct opts *o)
 		}
 		strv_free(&all);
 	}
+	/* The changes behind known differences, to name them in a regression. */
+	path = xasprintf("%s/fixes.txt", o->expected);
+	if (fixes_load(&fixes, path, err, sizeof(err))) {
+		warnx_("%s", err);
+		return exit_code(o, EXIT_SETUP);
+	}
+	free(path);
 	if (!have_base && o->bisect && !o->record) {
 		warnx_("no baseline for %s %d.%d %s in %s: cannot judge (give --baseline)",
 		       k.arch, k.major, k.minor, k.profile, o->expected);
@@ -320,7 +329,8 @@ int cmd_run(struct opts *o)
 	run.jobs = jobs;
 	run.n = n;
 	run.judges = (struct judges){ .base = have_base ? &base : NULL, .newer = have_newer ? &newer : NULL,
-				      .pool = pool, .npool = npool, .here = &here };
+				      .pool = pool, .npool = npool, .here = &here, .fixes = &fixes,
+				      .release = k.release };
 	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
 	if (h.orphan_log.n) {
 		/* The kernel complained while no binary ran: nobody to blame, still a failure. */
@@ -457,6 +467,7 @@ int cmd_run(struct opts *o)
 		recset_free(&pool[i]);
 	free(pool);
 	strv_free(&here);
+	fixes_free(&fixes);
 	timeouts_free(&tmo);
 	free(base_path);
 	free(newer_path);

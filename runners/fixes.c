@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading expected/fixes.txt and naming the change behind a regression (fixes.h). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixes.h"
+#include "util.h"
+
+void fixes_free(struct fixes *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct fix *x = &f->v[i];
+
+		free(x->id);
+		free(x->key);
+		free(x->value);
+		free(x->commit);
+		free(x->title);
+		free(x->stable);
+		free(x->since);
+		free(x->introduced);
+		free(x->patch);
+	}
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The next space-separated token of *p (a "quoted title" whole), or NULL; *p moves past it. */
+static char *token(char **p, bool *quoted)
+{
+	char *s = *p + strspn(*p, " \t"), *e;
+
+	*quoted = *s == '"';
+	if (!*s)
+		return NULL;
+	if (*quoted) {
+		e = strchr(s + 1, '"');
+		if (!e)
+			return NULL;
+		*p = e + 1;
+		return xstrndup(s + 1, e - s - 1);
+	}
+	e = s + strcspn(s, " \t");
+	*p = e;
+	return xstrndup(s, e - s);
+}
+
+static bool is_commit(const char *c)
+{
+	if (!strcmp(c, "unknown") || !strcmp(c, "debian"))
+		return true;
+	return strlen(c) == 12 && strspn(c, "0123456789abcdef") == 12;
+}
+
+static int parse(struct fix *x, char *line, char *why, size_t len)
+{
+	char *p = line, *t, *eq;
+	bool q;
+
+	x->id = token(&p, &q);
+	x->glob = x->id && strchr(x->id, '*');
+	if (!x->id || q || (!x->glob && !case_id_valid(x->id))) {
+		snprintf(why, len, "expected a case id first");
+		return -1;
+	}
+	t = token(&p, &q);
+	eq = t && !q ? strchr(t, '=') : NULL;
+	if (!eq || eq == t || !eq[1]) {
+		snprintf(why, len, "expected <key>=<value> after the case id");
+		free(t);
+		return -1;
+	}
+	x->key = xstrndup(t, eq - t);
+	x->value = xstrdup(eq + 1);
+	free(t);
+	x->commit = token(&p, &q);
+	if (!x->commit || q || !is_commit(x->commit)) {
+		snprintf(why, len, "expected a 12-digit commit id, \"unknown\" or \"debian\" after %s=%s",
+			 x->key, x->value);
+		return -1;
+	}
+	x->title = token(&p, &q);
+	if (!x->title || !q) {
+		snprintf(why, len, "expected the \"title\" in double quotes after the commit");
+		return -1;
+	}
+	while ((t = token(&p, &q))) {
+		char **slot = NULL;
+
+		if (!q && !strncmp(t, "stable=", 7))
+			slot = &x->stable;
+		else if (!q && !strncmp(t, "since=", 6))
+			slot = &x->since;
+		else if (!q && !strncmp(t, "introduced=", 11))
+			slot = &x->introduced;
+		else if (!q && !strncmp(t, "patch=", 6))
+			slot = &x->patch;
+		if (!slot || *slot) {
+			snprintf(why, len, "\"%s\": expected stable=, since=, introduced= or patch=, each once", t);
+			free(t);
+			return -1;
+		}
+		*slot = xstrdup(strchr(t, '=') + 1);
+		free(t);
+	}
+	return 0;
+}
+
+int fixes_load(struct fixes *f, const char *path, char *err, size_t errlen)
+{
+	char *text = read_file(path, NULL), *line, *save = NULL;
+	int lineno = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (!text) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	/* strtok_r would skip empty lines and lose the count: split by hand */
+	for (line = text; line; line = save) {
+		char why[256];
+		struct fix x = { .line = lineno + 1 };
+
+		save = strchr(line, '\n');
+		if (save)
+			*save++ = 0;
+		lineno++;
+		line += strspn(line, " \t");
+		if (!*line || *line == '#')
+			continue;
+		grow(&f->v, &f->cap, f->n + 1, sizeof(*f->v));
+		f->v[f->n++] = x;	/* kept even when malformed, so that fixes_free frees it */
+		if (parse(&f->v[f->n - 1], line, why, sizeof(why))) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+			fixes_free(f);
+			free(text);
+			return -1;
+		}
+	}
+	free(text);
+	return 0;
+}
+
+static const struct fix *find(const struct fixes *f, const char *id, const char *key)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct fix *x = &f->v[i];
+
+		if (strcmp(x->key, key))
+			continue;
+		if (x->glob ? !fnmatch(x->id, id, 0) : !strcmp(id, x->id))
+			return x;
+	}
+	return NULL;
+}
+
+static const char *value_of(const struct record *r, const char *key)
+{
+	if (!r)
+		return NULL;
+	return strcmp(key, "status") ? record_obs(r, key) : status_name(r->st);
+}
+
+static void name_it(struct sbuf *b, const struct fix *x)
+{
+	if (!strcmp(x->commit, "debian")) {
+		sb_printf(b, "Debian's patch \"%s\"%s%s%s", x->title, x->patch ? " (" : "", x->patch ? x->patch : "",
+			  x->patch ? ")" : "");
+		return;
+	}
+	sb_printf(b, "\"%s\" (%s", x->title, strcmp(x->commit, "unknown") ? x->commit : "commit unknown");
+	if (x->since)
+		sb_printf(b, ", mainline %s", x->since);
+	if (x->stable)
+		sb_printf(b, ", stable %s", x->stable);
+	sb_puts(b, ")");
+}
+
+char *fixes_explain(const struct fixes *f, const struct record *e, const struct record *o,
+		    const char *release, const char *was)
+{
+	struct sbuf b = { 0 };
+	const char *keys[64];
+	size_t nk = 0;
+
+	if (!f || !f->n || !e)
+		return NULL;
+	keys[nk++] = "status";
+	for (size_t i = 0; i < e->nobs && nk < 64; i++)
+		keys[nk++] = e->obs[i].key;
+	for (size_t i = 0; i < nk; i++) {
+		const char *ev = value_of(e, keys[i]), *ov = value_of(o, keys[i]);
+		const struct fix *x;
+
+		if (!ev || (ov && !strcmp(ev, ov)) || !(x = find(f, o->id, keys[i])))
+			continue;
+		sb_puts(&b, "; ");
+		if (ov && !strcmp(ov, x->value)) {
+			sb_printf(&b, "%s carries ", release);
+			name_it(&b, x);
+			sb_printf(&b, ", which %s lacks", was ? was : "the baseline's kernel");
+		} else if (!strcmp(ev, x->value)) {
+			sb_printf(&b, "%s lacks ", release);
+			name_it(&b, x);
+			sb_printf(&b, ", which %s carries", was ? was : "the baseline's kernel");
+		} else {
+			sb_puts(&b, "see ");
+			name_it(&b, x);
+		}
+	}
+	return b.s;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The changes behind observations that differ between kernel lines
+ * (expected/fixes.txt, LTP's .tags derived from the baselines): which
+ * commit makes a case show which value, so that a regression reads
+ *
+ *	6.18.15+deb13-amd64 lacks "perf: Reject exited events as group
+ *	leaders" (fa091f46c383; stable 7.1.10, 6.18.46, ...)
+ *
+ * One line per case and key (the file's header says the rest):
+ *	<case-id or pattern> <key>=<value> <id12|unknown|debian> "<title>" [stable=..] [since=..] [introduced=..] [patch=..]
+ */
+#ifndef PERFCONF_RUNNER_FIXES_H
+#define PERFCONF_RUNNER_FIXES_H
+
+#include <stddef.h>
+
+#include "recset.h"
+
+struct fix {
+	char *id;		/* case id, or a pattern (fnmatch) when glob */
+	int glob;		/* the id has a '*' */
+	char *key, *value;	/* "status" or an observation key; what a kernel with the change shows */
+	char *commit;		/* 12 hex digits, "unknown" or "debian" */
+	char *title;
+	char *stable, *since, *introduced, *patch;	/* NULL when not given */
+	int line;
+};
+
+struct fixes {
+	struct fix *v;
+	size_t n, cap;
+};
+
+/* Load path; a missing file is no fixes (0). -1 with "file:line: what" in err. */
+int fixes_load(struct fixes *f, const char *path, char *err, size_t errlen);
+void fixes_free(struct fixes *f);
+
+/*
+ * What explains the change from exp (a baseline's record, recorded on
+ * `was`) to obs (this run's, on `release`): "; <release> lacks/carries
+ * '<title>' (<commit>...)" for each key that changed and has a line, or
+ * NULL.
+ */
+char *fixes_explain(const struct fixes *f, const struct record *exp, const struct record *obs,
+		    const char *release, const char *was);
+
+#endif
