@@ -461,6 +461,23 @@ int baseline_diff(struct recset *a, struct recset *b, FILE *out)
 		a->recorded_on ? ")" : "",
 		b->path, b->recorded_on ? " (recorded on " : "", b->recorded_on ? b->recorded_on : "",
 		b->recorded_on ? ")" : "");
+	{
+		/* The facts the two were recorded under, where they differ. */
+		struct strv facts = { 0 };
+
+		for (size_t i = 0; i < a->facts.n; i++) {
+			char name[128], buf[8];
+			const char *av = strchr(a->facts.v[i], '=') + 1, *bv;
+
+			snprintf(name, sizeof(name), "%.*s", (int)(av - 1 - a->facts.v[i]), a->facts.v[i]);
+			bv = facts_get(&b->facts, name, buf, sizeof(buf));
+			if (b->has_facts && (!bv || strcmp(av, bv)))
+				strv_addf(&facts, "%s: %s -> %s", name, av, bv ? bv : FACT_UNKNOWN);
+		}
+		list_section(out, "Facts that differ (cases that depend on them are compared all the same here)",
+			     &facts);
+		strv_free(&facts);
+	}
 	list_section(out, "Now failing or no longer passing", &worse);
 	list_section(out, "Observations changed", &obs);
 	list_section(out, "Now passing", &better);

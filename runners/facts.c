@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "event/hw.h"
 #include "facts.h"
 #include "profile.h"
 #include "host/kernel.h"
@@ -472,8 +473,16 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 
 	r = in_child(cap_user_time_child, NULL);
 	strv_addf(out, "cap_user_time=%s", r == 0 ? "0" : r == 1 ? "1" : FACT_UNKNOWN);
-	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", "none", buf, sizeof(buf));
-	strv_addf(out, "thp=%s", buf);
+	/* THP: whether a MADV_HUGEPAGE region may get a huge page (always or madvise) */
+	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", "never", buf, sizeof(buf));
+	strv_addf(out, "thp=%s", !strcmp(buf, FACT_UNKNOWN) ? buf : !strcmp(buf, "never") ? "no" : "yes");
+	strv_addf(out, "page_size=%ld", sysconf(_SC_PAGESIZE));
+	if (!strcmp(k->arch, "aarch64")) {
+		const char *why;
+		int el = pc_hw_arm64_kernel_el(&why);
+
+		strv_addf(out, "kernel_el=%s", el ? (snprintf(buf, sizeof(buf), "%d", el), buf) : FACT_UNKNOWN);
+	}
 	strv_addf(out, "rootfs=%s", probe_rootfs());
 
 	r = in_child(instruments_child, NULL);

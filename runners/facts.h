@@ -17,6 +17,7 @@
  * against baselines recorded under the same values (baseline.h).
  *
  * Derived names: "pmu.<name>" is yes or no by the "pmus" list, for any PMU.
+ * "kernel_el" (arm64's: 2 with VHE, 1 without) is there on aarch64 only.
  */
 #ifndef PERFCONF_RUNNER_FACTS_H
 #define PERFCONF_RUNNER_FACTS_H

@@ -95,7 +95,7 @@ int cmd_run(struct opts *o)
 	size_t npool = 0;
 	struct strv here = { 0 };
 	struct fixes fixes = { 0 };
-	bool have_base = false, have_newer = false, fallback = false, unrecorded = false;
+	bool have_base = false, have_newer = false, fallback = false, unrecorded = false, plain = false;
 	char err[1024], *base_path = NULL, *newer_path = NULL, *results_dir, *path, *header;
 	struct sbuf head = { 0 }, tail = { 0 };
 	struct health h;
@@ -148,15 +148,19 @@ int cmd_run(struct opts *o)
 		base_path = xstrdup(o->baseline);
 	} else {
 		base_path = baseline_find(o->expected, &k, &fallback);
-		if (!base_path && !o->record && strncmp(k.profile, "nohw", 4)) {
+		if (!base_path && !o->record && o->variant) {
+			/* A variant with no baseline of its own: the plain kernel's, under equal facts. */
+			profile_detect(kb.profile, sizeof(kb.profile));
+			base_path = baseline_find(o->expected, &kb, &fallback);
+			plain = base_path != NULL;
+		}
+		if (!base_path && !o->record && strncmp(kb.profile, "nohw", 4)) {
 			/*
 			 * A PMU profile no baseline has: the nohw baselines judge
 			 * every case that does not depend on the core PMU (fact
 			 * pmu.core).
 			 */
-			kb = k;
-			snprintf(kb.profile, sizeof(kb.profile), "nohw%s",
-				 o->variant ? strrchr(k.profile, '-') : "");
+			snprintf(kb.profile, sizeof(kb.profile), "nohw");
 			base_path = baseline_find(o->expected, &kb, &fallback);
 			unrecorded = base_path != NULL;
 		}
@@ -280,6 +284,12 @@ int cmd_run(struct opts *o)
 				      k.arch, k.major, k.minor, k.profile, o->expected);
 		ktap_diag(&head, "", l);
 		free(l);
+		if (plain && !unrecorded) {
+			l = xasprintf("variant %s: no baseline of its own; the %s baselines judge it, under equal facts",
+				      o->variant, kb.profile);
+			ktap_diag(&head, "", l);
+			free(l);
+		}
 		if (unrecorded) {
 			l = xasprintf("profile %s: no baseline has it; the %s baselines judge every case that "
 				      "does not depend on the core PMU (fact pmu.core)", k.profile, kb.profile);

@@ -72,6 +72,7 @@ TEST(larger_than_the_ring)
 	ASSERT_NE(NULL, pattern);
 	pattern_of(_metadata, 1u << 20, 0, steps, pattern);
 	char *wake = strchr(pattern, 'w');
+	DEPENDS_ON("page_size");	/* what one page holds */
 	pc_observe("first_wake_in_one_page", "%zu", wake ? (size_t)(wake - pattern) + 1 : 0);
 	free(pattern);
 }

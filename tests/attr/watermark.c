@@ -60,6 +60,7 @@ TEST(zero_watermark)
 	char *wake = strchr(pattern, 'w');
 	ASSERT_NE(NULL, wake) TH_LOG("no notification in %zu samples", steps);
 	size_t at = (size_t)(wake - pattern) + 1;
+	DEPENDS_ON("page_size");	/* what one page holds */
 	pc_observe("first_wake_in_one_page", "%zu", at);
 	EXPECT_LT(1, at);
 	EXPECT_GE(per_page, at) TH_LOG("the first notification came after the ring was full");

@@ -192,6 +192,7 @@ TEST(writable_mapping)
 		ASSERT_EQ(0, pc_faults_map(&f, n + 1));
 		pc_faults_enabled(&f, fd, n);
 		uint64_t used = -__atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
+		DEPENDS_ON("page_size");	/* what one page holds */
 		pc_observe("bytes_written", "%llu", (unsigned long long)used);
 		EXPECT_GE((uint64_t)pg, used) TH_LOG("a writable backward ring went past its size");
 		pc_faults_unmap(&f);

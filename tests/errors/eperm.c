@@ -150,7 +150,7 @@ static void ftrace_function(struct __test_metadata *_metadata, int level, const 
 
 	/* Root passes the rule: a refusal here is ftrace's own (function tracing off or busy). */
 	if (as_root)
-		SKIP(return, "ftrace:function is refused even to root here (%s)", pc_errno_name(as_root));
+		BLOCKED("ftrace:function is refused even to root here (%s)", pc_errno_name(as_root));
 	SET_PARANOID(level);
 	BECOME_IDENTITY(pc_identity(who));
 	int fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);

@@ -143,6 +143,7 @@ TEST_F(global, lost_counts_the_missing_samples)
 		ASSERT_EQ(0, read_lost(self->cap.fd, &value, &nlost));
 		EXPECT_EQ(FAULTS - kept, nlost);
 	}
+	DEPENDS_ON("page_size");	/* what one page holds */
 	pc_observe("lost.samples_in_one_page", "%llu", (unsigned long long)kept);
 }
 

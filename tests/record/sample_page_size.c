@@ -167,6 +167,7 @@ TEST(transparent_huge_page)
 	uint64_t huge = sysfs_u64("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size");
 	struct pc_capture cap;
 
+	DEPENDS_ON("thp");	/* whether THP is built and enabled (PREEMPT_RT kernels leave it out) */
 	if (!huge)
 		SKIP(return, "no transparent huge pages in this kernel");
 	unsigned char *raw = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,

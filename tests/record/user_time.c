@@ -143,6 +143,7 @@ static uint64_t slack_ns(const struct snap *s)
 } while (0)
 
 #define REQUIRE_USER_TIME(s) do { \
+	DEPENDS_ON("cap_user_time"); \
 	if (!(s)->cap_time) \
 		SKIP(return, "cap_user_time is 0 on this machine: the kernel's sched clock " \
 		     "is not the CPU counter (x86: TSC unstable or a paravirt clock)"); \
