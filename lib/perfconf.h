@@ -61,7 +61,7 @@
 	int c_ = pc_cpus_online(); \
 	pc_depends("cpus_online"); \
 	if (c_ < (n)) \
-		SKIP(return, "needs %d CPUs online, this machine has %d", (n), c_); \
+		SKIP(return, "needs %d CPUs online (fact cpus_online: %d here)", (n), c_); \
 } while (0)
 
 /* SKIP when this machine has no PMU of that name (fact pmu.<name>; never a failure). */
@@ -182,6 +182,19 @@
 		SKIP(return, "no uprobe PMU on this kernel"); \
 	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
 } while (0)
+
+/*
+ * For a binary whose cases have another identity probe its own code (a
+ * uprobe's path is looked up as the caller): where the tree is one only
+ * root can reach, it runs from a copy every identity reaches, before the
+ * harness starts (host/privilege.h, pc_exe_reachable). Case ids and
+ * assertions stay what they are.
+ */
+#define PERFCONF_REACHABLE_BY_EVERY_IDENTITY() \
+	__attribute__((constructor)) static void perfconf_reachable_(void) \
+	{ \
+		pc_exe_reachable(); \
+	}
 
 /*
  * After giving up root: BLOCKED when this identity cannot reach the file a

@@ -241,7 +241,8 @@ static void judge_facts_(const struct judges *j, const struct record *o, struct 
 	char *why, *other;
 	struct record *e;
 
-	if (!j->base || !o->deps.n) {
+	/* A blocked case is never a regression whatever the facts: judged as ever, for its cause. */
+	if (!j->base || !o->deps.n || o->st == ST_BLOCKED) {
 		judge_between(j->base, j->newer, o, v);
 		return;
 	}

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "host/privilege.h"
 
 extern char **environ;
 
@@ -93,6 +94,18 @@ static const char *tmp_base(void)
 static bool pid_alive(long pid)
 {
 	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+/* The copy of its executable a binary ran from (host/privilege.h), if a kill left it. */
+static void remove_exe_copy(pid_t pid)
+{
+	char path[128];
+
+	if (pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "%s/%s%d", PC_EXE_COPY_DIR, PC_EXE_COPY_PREFIX, (int)pid);
+	if (access(path, F_OK) == 0)
+		remove_tree(path);
 }
 
 /* Fields of /proc/<pid>/stat after the command name. */
@@ -225,18 +238,20 @@ int exec_cleanup_stale(void)
 		}
 		closedir(d);
 	}
-	for (int b = 0; b < 3; b++) {
-		const char *base = b == 0 ? tmp_base() : b == 1 ? "/dev/shm" : "/tmp";
+	/* What dead runs and binaries left: their temporary directories, the copies of pc_exe_reachable(). */
+	for (int b = 0; b < 4; b++) {
+		const char *base = b == 0 ? tmp_base() : b == 1 ? "/dev/shm" : b == 2 ? "/tmp" : PC_EXE_COPY_DIR;
+		const char *prefix = b == 3 ? PC_EXE_COPY_PREFIX : TMP_PREFIX;
 
-		if (b && !strcmp(base, tmp_base()))
+		if (b && b < 3 && !strcmp(base, tmp_base()))
 			continue;
 		d = opendir(base);
 		if (!d)
 			continue;
 		while ((e = readdir(d))) {
-			if (strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)))
+			if (strncmp(e->d_name, prefix, strlen(prefix)))
 				continue;
-			if (!pid_alive(atol(e->d_name + strlen(TMP_PREFIX)))) {
+			if (!pid_alive(atol(e->d_name + strlen(prefix)))) {
 				char *path = xasprintf("%s/%s", base, e->d_name);
 
 				remove_tree(path);
@@ -567,6 +582,7 @@ static void stop_all(struct sched *s)
 		j->fd = -1;
 		if (j->tmpdir)
 			remove_tree(j->tmpdir);
+		remove_exe_copy(j->pid);
 	}
 }
 
@@ -651,6 +667,7 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 			if (!j->timed_out && !j->leaked && j->pid > 0 && leftovers(j->pid))
 				j->leaked += kill_session(j->pid);
 			remove_tree(j->tmpdir);
+			remove_exe_copy(j->pid);
 			tap_finish(&j->tap);
 			j->done = true;
 			running--;

@@ -173,7 +173,7 @@ static void name_it(struct sbuf *b, const struct fix *x)
 			  x->patch ? ")" : "");
 		return;
 	}
-	sb_printf(b, "\"%s\" (%s", x->title, strcmp(x->commit, "unknown") ? x->commit : "commit unknown");
+	sb_printf(b, "\"%s\" (%s", x->title, x->commit);
 	if (x->since)
 		sb_printf(b, ", mainline %s", x->since);
 	if (x->stable)
@@ -200,7 +200,9 @@ char *fixes_explain(const struct fixes *f, const struct record *e, const struct 
 		if (!ev || (ov && !strcmp(ev, ov)) || !(x = find(f, o->id, keys[i])))
 			continue;
 		sb_puts(&b, "; ");
-		if (ov && !strcmp(ov, x->value)) {
+		if (!strcmp(x->commit, "unknown")) {
+			sb_printf(&b, "a known difference between kernels: %s (commit unknown)", x->title);
+		} else if (ov && !strcmp(ov, x->value)) {
 			sb_printf(&b, "%s carries ", release);
 			name_it(&b, x);
 			sb_printf(&b, ", which %s lacks", was ? was : "the baseline's kernel");

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Identities built with libcap (see privilege.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "abi/abi.h"
@@ -148,4 +153,145 @@ out:
 int pc_become_nobody(void)
 {
 	return pc_identity_become(pc_identity("unprivileged"));
+}
+
+#define EXE_COPY_ENV "PERFCONF_EXE_COPY"
+
+static char exe_copy[PATH_MAX];
+static pid_t exe_copy_owner;
+
+/* At exit of the process that runs the copy (not of the harness's forks). */
+static void exe_copy_remove(void)
+{
+	char *slash;
+
+	if (getpid() != exe_copy_owner)
+		return;
+	unlink(exe_copy);
+	slash = strrchr(exe_copy, '/');
+	if (slash) {
+		*slash = 0;
+		rmdir(exe_copy);
+	}
+}
+
+/* Whether uid 65534 can look path up (search every directory on the way). */
+static bool nobody_reaches(const char *path)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return true;	/* cannot tell: leave it where it is */
+	if (pid == 0)
+		_exit(pc_become_nobody() ? 0 : access(path, F_OK) ? 1 : 0);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return true;
+	return !WIFEXITED(st) || WEXITSTATUS(st) == 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
+	char buf[65536];
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			err = -EIO;
+			break;
+		}
+	if (n < 0)
+		err = -errno;
+	if (!err && fchmod(out, 0755))
+		err = -errno;
+	close(in);
+	if (close(out) && !err)
+		err = -errno;
+	return err;
+}
+
+/* This process's arguments, from /proc/self/cmdline: a NULL-terminated vector (leaked: it is exec's). */
+static char **own_argv(void)
+{
+	static char buf[65536];
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	char **argv;
+	size_t argc = 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	for (ssize_t i = 0; i < n; i++)
+		argc += buf[i] == 0;
+	argv = calloc(argc + 1, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	for (size_t i = 0, at = 0; i < argc; i++) {
+		argv[i] = buf + at;
+		at += strlen(buf + at) + 1;
+	}
+	return argv;
+}
+
+int pc_exe_reachable(void)
+{
+	const char *mark = getenv(EXE_COPY_ENV);
+	char exe[PATH_MAX], dir[64];
+	char **argv;
+	ssize_t n;
+	int err;
+
+	if (mark) {
+		/* This is the copy: it goes when this process does. */
+		snprintf(exe_copy, sizeof(exe_copy), "%s", mark);
+		exe_copy_owner = getpid();
+		atexit(exe_copy_remove);
+		unsetenv(EXE_COPY_ENV);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (geteuid() != 0 || n <= 0)
+		return 0;
+	exe[n] = 0;
+	if (nobody_reaches(exe))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/%s%d", PC_EXE_COPY_DIR, PC_EXE_COPY_PREFIX, (int)getpid());
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	if (chmod(dir, 0755)) {
+		err = -errno;
+		goto out_dir;
+	}
+	snprintf(exe_copy, sizeof(exe_copy), "%s/%s", dir, strrchr(exe, '/') + 1);
+	err = copy_file(exe, exe_copy);
+	if (err)
+		goto out_dir;
+	argv = own_argv();
+	if (!argv) {
+		err = -ENOMEM;
+		goto out_file;
+	}
+	setenv(EXE_COPY_ENV, exe_copy, 1);
+	execv(exe_copy, argv);
+	err = -errno;
+	unsetenv(EXE_COPY_ENV);
+	free(argv);
+out_file:
+	unlink(exe_copy);
+out_dir:
+	rmdir(dir);
+	return err;
 }

@@ -66,4 +66,20 @@ int pc_identity_verify(const struct pc_identity *id, char *why, size_t len);
 /* pc_identity_become(pc_identity("unprivileged")). 0 or -errno. */
 int pc_become_nobody(void);
 
+/*
+ * Where this program's executable is one no identity but root can reach
+ * (a tree cloned under root's 0700 home), a case that has another identity
+ * probe its own code (a uprobe's path is looked up as the caller) could
+ * not test anything. Run as root, this copies the executable to
+ * PC_EXE_COPY_DIR/PC_EXE_COPY_PREFIX<pid>/ (mode 0755) and executes the
+ * copy in its place, same pid and arguments; the copy removes itself when
+ * that process exits, and the runner removes what a killed one left.
+ * Returns 0 where nothing needs doing (reachable, not root, already the
+ * copy), or -errno when no copy could be made (it goes on where it is).
+ * perfconf.h: PERFCONF_REACHABLE_BY_EVERY_IDENTITY().
+ */
+#define PC_EXE_COPY_DIR "/run"
+#define PC_EXE_COPY_PREFIX "perfconf-exe."
+int pc_exe_reachable(void);
+
 #endif

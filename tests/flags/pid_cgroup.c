@@ -24,7 +24,8 @@
 #include "perfconf.h"
 
 #include <fcntl.h>
-#include <sys/resource.h>
+#include <sched.h>
+#include <sys/wait.h>
 
 #include "host/cgroup.h"
 #include "work/affinity.h"
@@ -234,38 +235,77 @@ TEST_F(global, pipe_is_ebadf)
 	close(p[1]);
 }
 
+/* What the first process of a new pid namespace saw, for the test to assert. */
+struct as_pid_one {
+	int dup_err, open_err;		/* 0 or an errno */
+	uint64_t count;			/* its own faults, per-task event on pid 1 */
+	int flag_any_cpu, flag_on_cpu;	/* with PERF_FLAG_PID_CGROUP: errnos (0: opened) */
+};
+
 /*
- * Without the flag the same number is a pid: the cgroup's descriptor,
- * moved to the number that is the child's pid, opens a per-task event on
- * the child (on any CPU) and counts the child's faults, not the cgroup.
+ * Run as pid 1 of a new pid namespace: descriptor 1 becomes the cgroup's
+ * directory, so the number 1 is both this process's pid and the cgroup.
+ */
+static int be_pid_one(int dir, int cpu, int out)
+{
+	struct perfconf_attr attr = pc_attr_user_faults();
+	struct as_pid_one r = { 0 };
+	int fd;
+
+	pc_work_page_faults(1);	/* once unmeasured: the stack and code the work runs through */
+	if (dup2(dir, 1) != 1)
+		r.dup_err = errno;
+	fd = r.dup_err ? -1 : pc_open(&attr, 1, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		r.open_err = r.dup_err ? 0 : -fd;
+	} else {
+		pc_enable(fd);
+		pc_work_page_faults(N);
+		pc_disable(fd);
+		r.count = pc_count_of(fd);
+		close(fd);
+	}
+	r.flag_any_cpu = pc_open_errno(&attr, 1, -1, -1, PERF_FLAG_PID_CGROUP);
+	r.flag_on_cpu = pc_open_errno(&attr, 1, cpu, -1, PERF_FLAG_PID_CGROUP);
+	return write(out, &r, sizeof(r)) == sizeof(r) ? 0 : 1;
+}
+
+/*
+ * Without the flag the same number is a pid. A pid is a small number only
+ * in a new pid namespace (a machine up for weeks has pids past any
+ * descriptor limit): its first process is pid 1 there, holds the
+ * cgroup's directory as descriptor 1, and opens with pid 1 a per-task
+ * event on itself (on any CPU), which counts its own faults, not the
+ * cgroup's. The control: with the flag the same number is the cgroup
+ * (cpu -1 refused, one CPU opens).
  */
 TEST_F(global, without_flag_the_fd_is_a_pid)
 {
-	struct perfconf_attr attr = pc_attr_user_faults();
-	struct rlimit r;
-	int fd, as_pid;
+	struct as_pid_one r = { 0 };
+	int pipefd[2], st;
+	pid_t pid;
 
-	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &r));
-	if (r.rlim_cur <= (rlim_t)self->child.pid) {
-		r.rlim_cur = (rlim_t)self->child.pid + 1;
-		if (r.rlim_max < r.rlim_cur)
-			r.rlim_max = r.rlim_cur;
-		if (setrlimit(RLIMIT_NOFILE, &r))
-			BLOCKED("the child's pid %d is no possible fd number here (%s)", (int)self->child.pid,
-				pc_errno_name(errno));
+	ASSERT_EQ(0, pipe2(pipefd, O_CLOEXEC));
+	if (unshare(CLONE_NEWPID))
+		BLOCKED("cannot make a pid namespace (%s): no pid here is a small number", pc_errno_name(errno));
+	pid = fork();	/* the namespace's pid 1 */
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pipefd[0]);
+		_exit(be_pid_one(self->dir, self->cpu, pipefd[1]));
 	}
-	as_pid = dup2(self->dir, self->child.pid);
-	ASSERT_EQ(self->child.pid, as_pid) TH_LOG("dup2: %s", pc_errno_name(errno));
-	fd = pc_open(&attr, as_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	ASSERT_OPEN(fd);
-	ASSERT_EQ(0, both_work(self, &fd, 1));
-	EXPECT_EQ(N, pc_count_of(fd));
-	close(fd);
-	/* the control: with the flag, the same number is the cgroup */
-	EXPECT_ERRNO(EINVAL, pc_open_errno(&attr, as_pid, -1, -1, PERF_FLAG_PID_CGROUP)) TH_LOG("cpu -1");
-	OPEN_CGROUP(fd, &attr, as_pid, self->cpu);
-	close(fd);
-	close(as_pid);
+	close(pipefd[1]);
+	ssize_t got = read(pipefd[0], &r, sizeof(r));
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_EQ(sizeof(r), (size_t)got) TH_LOG("pid 1 of the namespace said nothing (status %#x)", st);
+	ASSERT_ERRNO(0, r.dup_err) TH_LOG("dup2 onto descriptor 1");
+	ASSERT_ERRNO(0, r.open_err) TH_LOG("pid 1 without the flag: a per-task event on itself");
+	EXPECT_EQ(N, r.count);
+	EXPECT_ERRNO(EINVAL, r.flag_any_cpu) TH_LOG("with the flag, cpu -1");
+	if (r.flag_on_cpu == ENOENT)
+		SKIP(return, "the perf_event controller is not on the hierarchy at %.200s", self->cg.m.dir);
+	EXPECT_ERRNO(0, r.flag_on_cpu) TH_LOG("with the flag, cpu %d", self->cpu);
 }
 
 TEST_HARNESS_MAIN
