@@ -21,7 +21,9 @@
  * observation) equals the newer one's is ABI growth in transit.
  *
  * Under equal facts (facts.h): a case that declared the facts it depends
- * on is judged only against a baseline recorded under the same values. Where
+ * on is judged only against a baseline recorded under the same values
+ * (what equals the baseline's line, status and values, is unchanged
+ * whatever the facts). Where
  * the chosen baseline's differ (or are unknown on either side), the nearest
  * other baseline of the pool (the same arch and profile, any kernel line)
  * that shares them and has the case judges it; where none does, the case

@@ -77,7 +77,8 @@ static void usage(FILE *f)
 "                       TIMEOUT, a binary not found; differences are shown)\n"
 "      --dir DIR        the build directory holding tests/ (default: the runner's own)\n"
 "      --variant NAME   other semantics on the same kernel and PMUs (e.g. vhe): the\n"
-"                       profile becomes <profile>-NAME, with a baseline of its own\n"
+"                       profile becomes <profile>-NAME: its own baseline where one\n"
+"                       is recorded, else the plain one's under equal facts\n"
 "  -h, --help           this text\n"
 "\n"
 "exit: 0 no regression, 1 a regression or failure, 2 usage or setup error\n",
