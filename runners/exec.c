@@ -131,6 +131,21 @@ static bool proc_stat(pid_t pid, char *state, pid_t *session)
 	return true;
 }
 
+/*
+ * Whether the run or binary that owns a state directory still lives: a
+ * zombie does not (a killed runner whose parent has not reaped it yet
+ * holds its pid until then, and its directory would outlive it).
+ */
+static bool owner_alive(long pid)
+{
+	char state = 0;
+	pid_t sid;
+
+	if (!pid_alive(pid))
+		return false;
+	return !(proc_stat((pid_t)pid, &state, &sid) && (state == 'Z' || state == 'X'));
+}
+
 /* SIGKILL every live process of a session; returns how many. */
 static int kill_session(pid_t sid)
 {
@@ -229,7 +244,7 @@ int exec_cleanup_stale(void)
 			for (p = env; p < env + len; p += strlen(p) + 1) {
 				if (strncmp(p, RUNNER_PID_VAR "=", plen))
 					continue;
-				if (!pid_alive(atol(p + plen)) && proc_stat(pid, &state, &sid) &&
+				if (!owner_alive(atol(p + plen)) && proc_stat(pid, &state, &sid) &&
 				    state != 'Z' && kill(pid, SIGKILL) == 0)
 					killed++;
 				break;
@@ -251,7 +266,7 @@ int exec_cleanup_stale(void)
 		while ((e = readdir(d))) {
 			if (strncmp(e->d_name, prefix, strlen(prefix)))
 				continue;
-			if (!pid_alive(atol(e->d_name + strlen(prefix)))) {
+			if (!owner_alive(atol(e->d_name + strlen(prefix)))) {
 				char *path = xasprintf("%s/%s", base, e->d_name);
 
 				remove_tree(path);

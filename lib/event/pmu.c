@@ -212,43 +212,6 @@ int pc_tracepoint_keep(long id)
 	return fd < 0 ? fd : 0;	/* the fd stays open: that is the point */
 }
 
-long pc_tracepoint_id_max(void)
-{
-	const char *tracefs = pc_tracefs();
-	char path[512];
-	long most = -ENOENT;
-	DIR *systems;
-
-	if (!tracefs)
-		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/events", tracefs);
-	systems = opendir(path);
-	if (!systems)
-		return -errno;
-	for (struct dirent *s; (s = readdir(systems));) {
-		char sub[sizeof(path) + 256];
-		DIR *events;
-
-		if (s->d_name[0] == '.' || s->d_type != DT_DIR)
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, s->d_name);
-		events = opendir(sub);
-		if (!events)
-			continue;
-		for (struct dirent *e; (e = readdir(events));) {
-			if (e->d_name[0] == '.' || e->d_type != DT_DIR)
-				continue;
-			long id = pc_tracepoint_id(s->d_name, e->d_name);
-
-			if (id > most)
-				most = id;
-		}
-		closedir(events);
-	}
-	closedir(systems);
-	return most;
-}
-
 /* Which PMU formats use which attr word. */
 static int by_name(const struct dirent **a, const struct dirent **b)
 {

@@ -49,8 +49,6 @@ int pc_pmu_cpumask(const char *pmu, char *buf, size_t len);
 const char *pc_tracefs(void);
 /* A tracepoint's id from tracefs events/<sys>/<name>/id, or -errno. */
 long pc_tracepoint_id(const char *sys, const char *name);
-/* The largest tracepoint id in tracefs, or -errno (-ENOENT: no tracefs, or no events). */
-long pc_tracepoint_id_max(void);
 /*
  * Keep tracepoint `id` registered with perf for the rest of this process:
  * a disabled counter on it, on this task, never closed (close-on-exec).

@@ -217,6 +217,58 @@ TEST_F_TIMEOUT(state, sigkill_then_restart_restores_paranoid, 60)
 	EXPECT_LT(fk_now() - start, 30);
 }
 
+/* A process's state letter from /proc/<pid>/stat, or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], *text = NULL, *p, st = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	text = fk_read(path);
+	p = text ? strrchr(text, ')') : NULL;
+	if (p && p[1] == ' ')
+		st = p[2];
+	free(text);
+	return st;
+}
+
+/*
+ * A runner killed but not yet reaped by its parent is a zombie that still
+ * holds its pid: the next run takes it for dead all the same, kills what
+ * it left running and removes its temporary directory.
+ */
+TEST_F_TIMEOUT(state, a_killed_runner_not_yet_reaped_is_dead, 60)
+{
+	char tmp[PATH_MAX + 16], left[PATH_MAX + 64];
+	pid_t runner;
+	int st;
+
+	snprintf(tmp, sizeof(tmp), "%s/tmp", self->t.root);
+	fk_mkdirs(tmp);
+	setenv("TMPDIR", tmp, 1);
+	fk_script(&self->t, "a/hang", "echo $$ > \"$FAKE_OUT/hanging\"\nexec sleep 30\n");
+	runner = fk_start_v(&self->t, NULL, (char *[]){ "-j", "1", NULL });
+	ASSERT_TRUE(fk_wait_file(fk_path(&self->t, "out/hanging"), 20)) {
+		kill(runner, SIGKILL);
+		waitpid(runner, NULL, 0);
+	}
+	kill(runner, SIGKILL);
+	for (int i = 0; i < 200 && proc_state(runner) != 'Z'; i++)
+		usleep(10000);
+	ASSERT_EQ('Z', proc_state(runner)) waitpid(runner, &st, 0);
+	snprintf(left, sizeof(left), "ls -d %s/perfconf-run.%d* >/dev/null 2>&1", tmp, (int)runner);
+	EXPECT_EQ(0, system(left));	/* the dead run's directory is there */
+
+	fk_pass(&self->t, "b/pass", 1);
+	fk_run(&self->t, &self->r, "-t", "b");
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# killed 1 process left running by an earlier run that died"))
+		SHOW(&self->r);
+	EXPECT_NE(0, system(left)) TH_LOG("%s/perfconf-run.%d* left behind", tmp, (int)runner);
+	EXPECT_EQ('Z', proc_state(runner));	/* still not reaped: the cleanup did not wait for that */
+	waitpid(runner, &st, 0);
+	unsetenv("TMPDIR");
+}
+
 /*
  * The same with a real privilege binary: the whole run (runner, binary,
  * the case that became another identity) is stopped at a moment when a

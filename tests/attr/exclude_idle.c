@@ -17,6 +17,12 @@
 #include "work/measure.h"
 #include "perfconf.h"
 
+/*
+ * Exclusive: the CPU-wide case needs its CPU to idle while it samples,
+ * which it never does beside the rest of the suite on a 2-CPU machine.
+ */
+PERFCONF_META("exclusive");
+
 #define N 64
 
 TEST(task_page_faults_counted)

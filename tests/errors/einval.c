@@ -114,18 +114,25 @@ static int branch_sample_type_unknown_bit(int bad)
 	return try_attr(a);
 }
 
-/* Not ENOENT: perf_trace_init() (trace_event_perf.c:219) finds no event with the id. */
+/*
+ * Not ENOENT: perf_trace_init() (trace_event_perf.c:219) finds no event
+ * with the id. An id past 16 bits is never any event's: an event's id is
+ * its trace_entry type, an unsigned short (TRACE_EVENT_TYPE_MAX). The
+ * next id after the highest would not do: another program's dynamic
+ * event (a uprobe, a kprobe) may take it at any moment.
+ */
+#define TRACEPOINT_ID_NEVER ((uint64_t)UINT16_MAX + 1)
+
 static int tracepoint_id_unknown(int bad)
 {
 	struct perfconf_attr a;
-	long most = pc_tracepoint_id_max();
 
-	if (most < 0 || pc_attr_tracepoint(&a, "syscalls", "sys_enter_getppid")) {
+	if (pc_attr_tracepoint(&a, "syscalls", "sys_enter_getppid")) {
 		not_here = "no tracefs, or no syscalls:sys_enter_getppid tracepoint";
 		return NOT_HERE;
 	}
 	if (bad)
-		a.config = (uint64_t)most + 1;
+		a.config = TRACEPOINT_ID_NEVER;
 	return try_attr(a);
 }
 
