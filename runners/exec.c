@@ -363,6 +363,13 @@ struct sched {
 	struct job *jobs;
 	size_t n;
 	struct health *h;
+	struct complaint cur;	/* the splat being read */
+	bool open;
+	size_t *suspects;	/* cur's: the jobs running when it came */
+	size_t nsuspects;
+	struct job *last_owner;	/* of the last complaint closed, for a taint that follows it */
+	struct complaint *last;	/* or that complaint, when no binary made it */
+	double last_at;
 };
 
 /* Exclusive binaries first, then longer before shorter, unknown (new) first. */
@@ -391,41 +398,98 @@ static void add_once(struct strv *s, const char *str)
 }
 
 /*
- * A kernel log line: attribute it to every binary running now. Each gets
- * one reason, named after the strongest trigger seen ("kernel log: WARNING").
+ * The binary a complaint names: the one whose session holds its PID (the
+ * task, or a descendant, of that binary), or else the only running one
+ * whose name is its Comm. None for an interrupt or the idle task.
  */
+static struct job *owner_of(struct sched *s, const struct complaint *c)
+{
+	struct job *match = NULL;
+	pid_t sid;
+	char st;
+
+	if (c->irq)
+		return NULL;
+	if (c->pid > 0 && proc_stat((pid_t)c->pid, &st, &sid))
+		for (size_t i = 0; i < s->nsuspects; i++)
+			if (s->jobs[s->suspects[i]].pid == sid)
+				return &s->jobs[s->suspects[i]];
+	if (!c->comm[0])
+		return NULL;
+	for (size_t i = 0; i < s->nsuspects; i++) {
+		struct job *j = &s->jobs[s->suspects[i]];
+		const char *base = strrchr(j->name, '/') ? strrchr(j->name, '/') + 1 : j->name;
+
+		/* Comm is the name cut to 15 characters (TASK_COMM_LEN) */
+		if (strncmp(base, c->comm, 15) || strlen(c->comm) != (strlen(base) < 15 ? strlen(base) : 15))
+			continue;
+		if (match)
+			return NULL;
+		match = j;
+	}
+	return match;
+}
+
+/* The splat is over: it fails the binary that made it, or is one cause of the run. */
+static void close_complaint(struct sched *s)
+{
+	struct complaint *c = &s->cur;
+	struct job *j;
+
+	if (!s->open)
+		return;
+	s->open = false;
+	j = s->h->keep_all ? NULL : owner_of(s, c);
+	s->last_owner = j;
+	s->last = NULL;
+	s->last_at = now_s();
+	if (j) {
+		char *d = complaint_describe(c);
+
+		if (c->level >= j->kernel_level) {
+			free(j->kernel_reason);
+			j->kernel_reason = xasprintf("kernel complaint: %s", d);
+			j->kernel_level = c->level;
+		}
+		for (size_t i = 0; i < c->lines.n && j->kernel_log.n < 200; i++)
+			strv_add(&j->kernel_log, c->lines.v[i]);
+		if (c->taint)
+			add_once(&j->health, c->taint);
+		free(d);
+		complaint_free(c);
+		return;
+	}
+	if (s->h->keep_all && (j = owner_of(s, c)))
+		c->owner = xstrdup(j->name);
+	grow(&s->h->complaints, &s->h->complaints_cap, s->h->ncomplaints + 1, sizeof(*s->h->complaints));
+	s->h->complaints[s->h->ncomplaints] = *c;
+	s->last = &s->h->complaints[s->h->ncomplaints++];
+	memset(c, 0, sizeof(*c));
+}
+
+/* A kernel log line: a line of the current splat, or the first of a new one. */
 static void on_log(void *ctx, const char *line, const char *trigger, int level)
 {
 	struct sched *s = ctx;
-	bool anyone = false;
 
-	for (size_t i = 0; i < s->n; i++)
-		anyone |= active(&s->jobs[i]);
-	/* Nobody to blame: the run as a whole gets it (main.c reports it). */
-	if (trigger)
-		s->h->orphan_open = !anyone;
-	if (s->h->orphan_open && s->h->orphan_log.n < 200)
-		strv_add(&s->h->orphan_log, line);
-
-	for (size_t i = 0; i < s->n; i++) {
-		struct job *j = &s->jobs[i];
-
-		if (!active(j) || (!trigger && !j->kernel_level))
-			continue;
-		if (level > j->kernel_level) {
-			/* "WARNING:" -> "WARNING", "------------[ cut here ]" -> "cut here" */
-			const char *name = trigger + strspn(trigger, "-[ ");
-			int len = strcspn(name, ":]");
-
-			while (len > 0 && name[len - 1] == ' ')
-				len--;
-			free(j->kernel_reason);
-			j->kernel_reason = xasprintf("kernel log: %.*s", len, name);
-			j->kernel_level = level;
+	if (trigger && s->open && (!strncmp(trigger, "------------", 12) || (level == 2 && s->cur.level == 2)))
+		close_complaint(s);
+	if (!s->open) {
+		if (!trigger)
+			return;
+		s->open = true;
+		memset(&s->cur, 0, sizeof(s->cur));
+		s->cur.pid = -1;
+		s->suspects = xrealloc(s->suspects, (s->n ? s->n : 1) * sizeof(*s->suspects));
+		s->nsuspects = 0;
+		for (size_t i = 0; i < s->n; i++) {
+			if (!active(&s->jobs[i]))
+				continue;
+			s->suspects[s->nsuspects++] = i;
+			strv_add(&s->cur.suspects, s->jobs[i].name);
 		}
-		if (j->kernel_log.n < 200)
-			strv_add(&j->kernel_log, line);
 	}
+	complaint_feed(&s->cur, line, trigger, level);
 }
 
 static void check_health(struct sched *s)
@@ -433,18 +497,31 @@ static void check_health(struct sched *s)
 	char what[256];
 
 	health_read_log(s->h, on_log, s);
+	if (s->open && !s->h->context)
+		close_complaint(s);
 	if (health_new_taint(s->h, what, sizeof(what))) {
 		char *reason = xasprintf("new kernel taint: %s", what);
 		bool anyone = false;
 
-		for (size_t i = 0; i < s->n; i++) {
-			if (active(&s->jobs[i])) {
-				add_once(&s->jobs[i].health, reason);
-				anyone = true;
+		/* A taint goes with the complaint that set it (WARN sets W), read just before. */
+		if (s->open) {
+			free(s->cur.taint);
+			s->cur.taint = xstrdup(reason);
+		} else if (s->last_owner && now_s() - s->last_at < 2) {
+			add_once(&s->last_owner->health, reason);
+		} else if (s->last && now_s() - s->last_at < 2) {
+			free(s->last->taint);
+			s->last->taint = xstrdup(reason);
+		} else {
+			for (size_t i = 0; i < s->n; i++) {
+				if (active(&s->jobs[i])) {
+					add_once(&s->jobs[i].health, reason);
+					anyone = true;
+				}
 			}
+			if (!anyone)
+				strv_add(&s->h->orphan_log, reason);
 		}
-		if (!anyone)
-			strv_add(&s->h->orphan_log, reason);
 		free(reason);
 	}
 }
@@ -679,6 +756,7 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 			if (!active(j) || !j->exited || j->fd >= 0)
 				continue;
 			check_health(&s);
+			close_complaint(&s);	/* its verdict is decided now: a splat still open is over for it */
 			if (!j->timed_out && !j->leaked && j->pid > 0 && leftovers(j->pid))
 				j->leaked += kill_session(j->pid);
 			remove_tree(j->tmpdir);
@@ -695,6 +773,9 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 		stop_all(&s);
 	else
 		check_health(&s);	/* a late complaint: after the last binary */
+	close_complaint(&s);
+	complaint_free(&s.cur);
+	free(s.suspects);
 	remove_tree(run_tmp);
 	free(pfd);
 	free(pjob);

@@ -61,6 +61,112 @@ void health_close(struct health *h)
 		close(h->kmsg_fd);
 	h->kmsg_fd = -1;
 	strv_free(&h->orphan_log);
+	for (size_t i = 0; i < h->ncomplaints; i++)
+		complaint_free(&h->complaints[i]);
+	free(h->complaints);
+	h->complaints = NULL;
+	h->ncomplaints = h->complaints_cap = 0;
+}
+
+void complaint_free(struct complaint *c)
+{
+	free(c->title);
+	free(c->where);
+	strv_free(&c->frames);
+	strv_free(&c->lines);
+	strv_free(&c->suspects);
+	free(c->owner);
+	free(c->taint);
+	free(c->repro);
+	memset(c, 0, sizeof(*c));
+}
+
+/* "name+0x1a/0x60 [module]" -> "name" */
+static char *symbol_of(const char *s)
+{
+	s += strspn(s, " \t");
+	return xstrndup(s, strcspn(s, "+ \t"));
+}
+
+/* The number after "PID: " and the word after "Comm: ", where the line has them. */
+static void task_of(struct complaint *c, const char *line)
+{
+	const char *p = strstr(line, "PID: "), *q = strstr(line, "Comm: ");
+
+	if (p && c->pid < 0)
+		c->pid = strtol(p + 5, NULL, 10);
+	if (q && !c->comm[0])
+		snprintf(c->comm, sizeof(c->comm), "%.*s", (int)strcspn(q + 6, " \t"), q + 6);
+}
+
+void complaint_feed(struct complaint *c, const char *line, const char *trigger, int level)
+{
+	const char *p;
+
+	if (!c->lines.n && !c->title)
+		c->pid = -1;
+	if (c->lines.n < 200)
+		strv_add(&c->lines, line);
+	if (level > c->level)
+		c->level = level;
+	task_of(c, line);
+	if (trigger && level == 2 && (!c->title || !strncmp(c->title, "Call Trace", 10))) {
+		/* "WARNING: CPU: 1 PID: 7 at fs/x.c:460 f+0x5c/0x90 [mod]" -> "WARNING at fs/x.c:460 f" */
+		if (!strncmp(line, "WARNING:", 8) && (p = strstr(line, " at "))) {
+			const char *sym = p + 4 + strcspn(p + 4, " ");
+
+			free(c->title);
+			c->title = xasprintf("WARNING at %.*s%s%.*s", (int)(sym - p - 4), p + 4, *sym ? " " : "",
+					     (int)strcspn(sym + strspn(sym, " "), "+ "), sym + strspn(sym, " "));
+		} else {
+			free(c->title);
+			c->title = xstrndup(line, strlen(line) > 160 ? 160 : strlen(line));
+		}
+	} else if (trigger && !c->title && strncmp(trigger, "------------", 12)) {
+		c->title = xstrdup(trigger);	/* "Call Trace:" alone, until a stronger line names it */
+	}
+	if (!c->where && (p = strstr(line, "RIP: ")) && (p = strchr(p, ':')) && (p = strchr(p + 1, ':')))
+		c->where = symbol_of(p + 1);	/* "RIP: 0010:f+0x1a/0x60" */
+	if (!c->where && !strncmp(line, "pc : ", 5))
+		c->where = symbol_of(line + 5);	/* arm64 */
+	if (strstr(line, "<IRQ>") || strstr(line, "Comm: swapper") || strstr(line, "in_interrupt"))
+		c->irq = true;
+	if (!strncmp(line, "Call trace:", 11) || !strncmp(line, "Call Trace:", 11)) {
+		c->in_trace = true;
+		return;
+	}
+	if (c->in_trace && c->frames.n < 6) {
+		const char *f = line + strspn(line, " \t");
+
+		if (*f && *f != '?' && *f != '<' && strchr(f, '+') && !strstr(f, "---[ end trace")) {
+			char *sym = symbol_of(f);
+
+			strv_add(&c->frames, sym);
+			free(sym);
+		}
+	}
+}
+
+char *complaint_describe(const struct complaint *c)
+{
+	struct sbuf b = { 0 };
+
+	sb_puts(&b, c->title ? c->title : "a kernel complaint");
+	if (c->where && (!c->title || !strstr(c->title, c->where)))
+		sb_printf(&b, " in %s", c->where);
+	if (c->comm[0] || c->pid >= 0 || c->irq) {
+		sb_puts(&b, " (");
+		if (c->comm[0])
+			sb_printf(&b, "Comm %s", c->comm);
+		if (c->pid >= 0)
+			sb_printf(&b, "%sPID %ld", c->comm[0] ? ", " : "", c->pid);
+		if (c->irq)
+			sb_printf(&b, "%sfrom an interrupt or the idle task", c->comm[0] || c->pid >= 0 ? "; " : "");
+		sb_puts(&b, ")");
+	}
+	for (size_t i = 0; i < c->frames.n && i < 4; i++)
+		sb_printf(&b, "%s%s", i ? " < " : ": ", c->frames.v[i]);
+	return b.s;
 }
 
 /* The trigger a message starts with, or NULL; *level 2 strong, 1 weak. */

@@ -5,8 +5,14 @@
  * the kernel hit a bug: WARNING:, BUG:, Oops, general protection fault,
  * Call Trace:, and a few more (see health.c).
  *
- * Attribution is the runner's (exec.c): whatever is noticed fails every
- * binary that was running at the time.
+ * A splat is parsed into a complaint: its first line, the function the
+ * CPU was in (RIP / pc), the task (Comm and PID), whether it came from an
+ * interrupt or the idle task, and the top frames of its trace.
+ * Attribution is the runner's (exec.c): the binary whose task the
+ * complaint names (by PID, its session being the binary's, or else by
+ * Comm) fails with it; one that names no task of ours (an interrupt, the
+ * idle task, a kernel thread) is one cause of the run, "while A, B and C
+ * ran", and those binaries keep their own verdicts.
  */
 #ifndef PERFCONF_RUNNER_HEALTH_H
 #define PERFCONF_RUNNER_HEALTH_H
@@ -16,6 +22,29 @@
 
 #include "util.h"
 
+/* One kernel complaint (a splat). */
+struct complaint {
+	char *title;		/* "WARNING at fs/ext4/inode.c:460 ext4_check_map_extents_env" */
+	char *where;		/* the function the CPU was in (RIP, pc), or NULL */
+	char comm[64];		/* the task it names ("" when none) */
+	long pid;		/* and its pid, -1 when none */
+	bool irq;		/* from an interrupt, or the idle task */
+	int level;		/* the strongest trigger seen: 2 names a bug */
+	bool in_trace;		/* after "Call Trace:" */
+	struct strv frames;	/* the first frames of the trace ("?" ones left out) */
+	struct strv lines;	/* every line (capped) */
+	struct strv suspects;	/* the binaries running when it came */
+	char *owner;		/* the binary that made it, when one did */
+	char *taint;		/* "W (bit 9)": a taint that came with it */
+	char *repro;		/* what running the suspects alone showed, or NULL */
+};
+
+/* Add a line of the splat (trigger and level as health_fn gets them). */
+void complaint_feed(struct complaint *c, const char *line, const char *trigger, int level);
+/* "WARNING at ... in f (Comm x, PID n; from an interrupt): a < b < c" */
+char *complaint_describe(const struct complaint *c);
+void complaint_free(struct complaint *c);
+
 struct health {
 	int kmsg_fd;			/* -1 when the log cannot be read */
 	char kmsg_error[128];		/* why not */
@@ -24,8 +53,10 @@ struct health {
 	unsigned long long taint;	/* last value seen */
 	bool taint_ok;
 	int context;			/* lines still to attach after a trigger */
-	struct strv orphan_log;		/* splats while no binary was running */
-	bool orphan_open;		/* the current splat is one of those */
+	struct strv orphan_log;		/* taint while no binary was running */
+	struct complaint *complaints;	/* the run's, that no binary made (exec.c) */
+	size_t ncomplaints, complaints_cap;
+	bool keep_all;			/* every complaint goes there, its owner named (re-runs) */
 };
 
 /*

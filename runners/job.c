@@ -134,6 +134,8 @@ void job_outcome(struct job *j)
 	if (j->sysctls_left)
 		strv_addf(&j->notes, "left %d sysctl%s changed: the runner restored %s", j->sysctls_left,
 			  j->sysctls_left == 1 ? "" : "s", j->sysctls_left == 1 ? "it" : "them");
+	/* The kernel's complaints last: a binary with no other problem failed on the kernel's account only. */
+	j->kernel_only = !j->has_bin_record && (j->kernel_reason || j->health.n);
 	if (j->kernel_reason)
 		problem(j, ST_ERROR, &why, "%s", j->kernel_reason);
 	for (size_t i = 0; i < j->health.n; i++)

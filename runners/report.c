@@ -36,7 +36,9 @@ void summary_add_job(struct summary *s, const struct job *j)
 		struct shown sh;
 
 		s->cases++;
-		if (r->st == ST_ERROR || r->st == ST_TIMEOUT)
+		if (!c && j->kernel_only)
+			strv_addf(&s->complaints, "%s: %s", j->name, j->bin_reason ? j->bin_reason : "");
+		else if (r->st == ST_ERROR || r->st == ST_TIMEOUT)
 			s->faults++;
 		if ((verdict_fails(v->kind) || status_bad(r->st)) && c && c->cause)
 			cause_of(s, c->cause)->failed++;
@@ -205,6 +207,7 @@ void summary_print(struct sbuf *out, const struct summary *s, bool gate_suite)
 	section(out, "fixed", &s->fixed);
 	section(out, "new cases, not in the baseline", &s->new_cases);
 	section(out, "gone: in the baseline, not reported", &s->gone);
+	section(out, "KERNEL COMPLAINTS: the kernel warned or oopsed while the suite ran", &s->complaints);
 	if (s->known) {
 		char *k = xasprintf("%zu known failure%s, shown as XFAIL and counted as passed", s->known,
 				    s->known == 1 ? "" : "s");
@@ -221,9 +224,13 @@ void summary_print(struct sbuf *out, const struct summary *s, bool gate_suite)
 		free(l);
 	}
 	if (gate_suite) {
-		char *l = xasprintf("--gate suite: %zu difference%s from the baseline shown, not gating; "
-				    "%zu fault%s of the suite itself (ERROR, TIMEOUT, a binary not found)",
-				    s->failed, s->failed == 1 ? "" : "s", s->faults, s->faults == 1 ? "" : "s");
+		char *k = s->complaints.n ? xasprintf(" and %zu kernel complaint%s", s->complaints.n,
+						      s->complaints.n == 1 ? "" : "s") : xstrdup("");
+		char *l = xasprintf("--gate suite: %zu difference%s from the baseline%s shown, "
+				    "not gating; %zu fault%s of the suite itself (ERROR, TIMEOUT, a binary not found)",
+				    s->failed, s->failed == 1 ? "" : "s", k, s->faults, s->faults == 1 ? "" : "s");
+
+		free(k);
 
 		ktap_diag(out, "", l);
 		free(l);
@@ -246,6 +253,7 @@ void summary_free(struct summary *s)
 	strv_free(&s->new_obs);
 	strv_free(&s->transit);
 	strv_free(&s->unjudged);
+	strv_free(&s->complaints);
 	for (size_t i = 0; i < s->ncauses; i++) {
 		free(s->causes[i].name);
 		free(s->causes[i].why);

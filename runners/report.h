@@ -22,6 +22,7 @@ struct summary {
 	struct strv regressions, new_failures, known_failures, improvements, changes;
 	struct strv new_cases, gone, fixed, blocked, new_obs, transit;
 	struct strv unjudged;	/* "<why>\t<id>" */
+	struct strv complaints;	/* the kernel's: a binary's that made one, and the run's */
 	struct cause *causes;
 	size_t ncauses, causes_cap;
 };

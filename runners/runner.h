@@ -53,6 +53,7 @@ struct job {
 
 	/* job.c: the outcome */
 	bool has_bin_record;	/* the binary itself has a line in the results */
+	bool kernel_only;	/* ... for a kernel complaint or taint alone: no fault of the suite */
 	enum status bin_status;	/* shown on its KTAP line */
 	char *bin_reason;	/* directive reason on its KTAP line */
 	struct strv notes;	/* diagnostics about the binary ("exit status 1") */

@@ -506,7 +506,18 @@ TEST_F(state, a_second_run_waits_for_the_first)
 	fk_tree_free(&other);
 }
 
-TEST_F(state, kernel_log_warning_fails_the_binary)
+/* Lines a fake binary writes to /dev/kmsg: a WARNING's splat naming pid and comm. */
+#define SPLAT(pid, comm, where, extra) \
+	"echo 'WARNING: CPU: 0 PID: " pid " at perfconf-self-test.c:1 " where "+0x1/0x2 (not a kernel bug)' > /dev/kmsg\n" \
+	"echo 'CPU: 0 UID: 0 PID: " pid " Comm: " comm " Not tainted' > /dev/kmsg\n" \
+	"echo 'RIP: 0010:" where "+0x1/0x2' > /dev/kmsg\n" \
+	"echo 'Call Trace:' > /dev/kmsg\n" extra \
+	"echo ' " where "+0x1/0x2' > /dev/kmsg\n" \
+	"echo ' perfconf_caller+0x3/0x4' > /dev/kmsg\n" \
+	"echo '---[ end trace 0000000000000000 ]---' > /dev/kmsg\n"
+
+/* A complaint that names a task of a binary fails that binary alone. */
+TEST_F(state, kernel_complaint_of_a_binary_fails_it)
 {
 	int fd = open("/dev/kmsg", O_WRONLY);
 
@@ -514,25 +525,59 @@ TEST_F(state, kernel_log_warning_fails_the_binary)
 		SKIP(return, "cannot write /dev/kmsg: %s", strerror(errno));
 	close(fd);
 	fk_script(&self->t, "a/warn",
-		  "echo 'TAP version 13'\necho '1..1'\n"
-		  "echo 'WARNING: CPU: 0 PID: 1 at perfconf runner self-test (not a kernel bug)' > /dev/kmsg\n"
-		  "echo 'Call Trace:' > /dev/kmsg\n"
-		  "echo 'ok 1 global.looks_fine'\n");
-	fk_pass(&self->t, "b/quiet", 1);
+		  "echo 'TAP version 13'\necho '1..1'\n" SPLAT("$$", "warn", "fake_warn", "")
+		  "sleep 0.3\necho 'ok 1 global.looks_fine'\n");
+	fk_script(&self->t, "b/quiet", "sleep 0.6\necho 'TAP version 13'\necho '1..1'\necho 'ok 1 x'\n");
 	/* user-space lines count only in this test mode */
 	setenv("PERFCONF_KMSG_ANY_FACILITY", "1", 1);
-	fk_run(&self->t, &self->r, "-j", "1");
+	fk_run(&self->t, &self->r, "-j", "2");
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
-	EXPECT_TRUE(fk_has_line(self->r.out, "not ok 1 a/warn # ERROR kernel log: WARNING")) SHOW(&self->r);
-	EXPECT_TRUE(fk_has_line(self->r.out,
-		"#   WARNING: CPU: 0 PID: 1 at perfconf runner self-test (not a kernel bug)")) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "not ok 1 a/warn # ERROR kernel complaint: WARNING at perfconf-self-test.c:1 "
+			   "fake_warn (Comm warn, PID ") != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "): fake_warn < perfconf_caller") != NULL) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   Call Trace:")) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "ok 2 b/quiet")) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# KERNEL COMPLAINTS: the kernel warned or oopsed while the suite ran (1):\n"
+			   "#   a/warn: kernel complaint: WARNING at perfconf-self-test.c:1 fake_warn") != NULL)
+		SHOW(&self->r);
+	fk_res_free(&self->r);
+	/* the host's kernel is no fault of the suite: shown, not gating */
+	fk_run(&self->t, &self->r, "-j", "2", "--gate", "suite");
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "and 1 kernel complaint shown, not gating; 0 faults") != NULL) SHOW(&self->r);
 	fk_res_free(&self->r);
 	/* by default only the kernel's own lines count */
 	unsetenv("PERFCONF_KMSG_ANY_FACILITY");
-	fk_run(&self->t, &self->r, "-j", "1");
+	fk_run(&self->t, &self->r, "-j", "2");
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+}
+
+/*
+ * A complaint from an interrupt names no task of ours: one cause of the
+ * run, while the binaries that ran keep their own verdicts; the runner
+ * runs each of them alone to find the one that brings it back.
+ */
+TEST_F(state, kernel_complaint_from_an_interrupt_is_one_cause)
+{
+	int fd = open("/dev/kmsg", O_WRONLY);
+
+	if (fd < 0)
+		SKIP(return, "cannot write /dev/kmsg: %s", strerror(errno));
+	close(fd);
+	fk_script(&self->t, "a/irq",
+		  "echo 'TAP version 13'\necho '1..1'\nsleep 0.2\n"
+		  SPLAT("0", "swapper/0", "fake_irq", "echo ' <IRQ>' > /dev/kmsg\n")
+		  "sleep 0.3\necho 'ok 1 global.x'\n");
+	fk_script(&self->t, "b/slow", "sleep 0.8\necho 'TAP version 13'\necho '1..1'\necho 'ok 1 x'\n");
+	setenv("PERFCONF_KMSG_ANY_FACILITY", "1", 1);
+	fk_run(&self->t, &self->r, "-j", "2");
+	unsetenv("PERFCONF_KMSG_ANY_FACILITY");
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 1 a/irq")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 2 b/slow")) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# kernel complaint: WARNING at perfconf-self-test.c:1 fake_irq (Comm swapper/0, "
+			   "PID 0; from an interrupt or the idle task): fake_irq < perfconf_caller, while a/irq and "
+			   "b/slow ran; it came back running a/irq alone\n") != NULL) SHOW(&self->r);
 }
 
 TEST_F(state, new_taint_fails_the_binary)
