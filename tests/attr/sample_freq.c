@@ -7,12 +7,16 @@
  * refused with EINVAL.
  *
  * The rate is measured on the clock events, whose count is the task's own
- * CPU time in ns: samples per second of that time lie near sample_freq.
- * The bounds are wide, a factor 10 below and 2 above: the clock events
- * sample from an hrtimer, and a timer that fires late (a busy host under a
- * guest's vCPU) gives one sample for the periods it missed; a 6.1 guest
- * on a loaded 2-CPU host once saw 21 of 115. The cap is shown
- * against the current sysctl value, which is read and never changed.
+ * CPU time in ns. The kernel only tries: the clock events sample from an
+ * hrtimer, and a timer that fires late (a busy host under a guest's vCPU)
+ * gives one sample for all the periods it missed; loaded 2-CPU hosts saw
+ * 21 of 115 expected in a 6.1 guest and 2 of 103 in a 5.10 one. So the
+ * bounds are what the timer guarantees: at least one sample (the timer
+ * is armed at enable and 50 ms of the task's time is 100 periods: it
+ * expires while the event counts, late or not), and at most twice the
+ * rate (a period is never shorter than 1/sample_freq; twice leaves room
+ * for the first, adjusting periods). The cap is shown against the current
+ * sysctl value, which is read and never changed.
  */
 #include "perfconf.h"
 
@@ -46,7 +50,7 @@ static void measure_rate(struct __test_metadata *_metadata, uint64_t config)
 	uint64_t expected = ns * FREQ / 1000000000ULL;
 	TH_LOG("%zu samples in %llu ns of task time at %d Hz (%llu expected)", samples,
 	       (unsigned long long)ns, FREQ, (unsigned long long)expected);
-	EXPECT_LE(expected / 10, samples);
+	EXPECT_LE(1, samples);
 	EXPECT_GE(expected * 2, samples);
 	/* The period each sample reports: fixed for a clock, pinned. */
 	uint64_t period = samples ? pc_capture_find(&cap, PERF_RECORD_SAMPLE, 0)->sample.period : 0;
