@@ -8,7 +8,7 @@ set -eu
 
 build=${1:?usage: scripts/deps.sh BUILD_DIR}
 packages="build-essential libcap-dev zlib1g-dev linux-source-6.12 xz-utils python3
-	python3-tap python3-more-itertools python3-yaml"
+	python3-tap python3-more-itertools python3-yaml stress-ng"
 
 # shellcheck disable=SC2086
 sh "$(dirname "$0")/apt-install.sh" -p perfconf $packages || exit 2
