@@ -25,3 +25,17 @@ int pc_pin_self(void)
 	return cpu;
 }
 
+
+int pc_pin_to(int cpu)
+{
+	cpu_set_t one;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return -EINVAL;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return -errno;
+	/* sched_setaffinity() returns with the task on an allowed CPU. */
+	return sched_getcpu() == cpu ? 0 : -EAGAIN;
+}

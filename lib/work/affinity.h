@@ -18,4 +18,10 @@
  */
 int pc_pin_self(void);
 
+/*
+ * Pin the calling thread to cpu, and be on it when this returns: 0, or
+ * -errno (-EAGAIN if the kernel left it elsewhere).
+ */
+int pc_pin_to(int cpu);
+
 #endif

@@ -36,18 +36,6 @@
 		SKIP(return, "one CPU only: a task cannot migrate here"); \
 } while (0)
 
-static int move_to(int cpu)
-{
-	cpu_set_t one;
-
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one))
-		return -errno;
-	/* sched_setaffinity() returns with the task on an allowed CPU. */
-	return sched_getcpu() == cpu ? 0 : -EAGAIN;
-}
-
 /* Hop n times, alternating between a and b (starting on a); the count. */
 static uint64_t count_hops(struct __test_metadata *_metadata, int a, int b, unsigned long n, int *err)
 {
@@ -55,14 +43,14 @@ static uint64_t count_hops(struct __test_metadata *_metadata, int a, int b, unsi
 	uint64_t count = UINT64_MAX;
 	int fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
-	*err = fd < 0 ? fd : move_to(a);
+	*err = fd < 0 ? fd : pc_pin_to(a);
 	if (*err)
 		return count;
-	move_to(b);		/* warm the path up, unmeasured */
-	move_to(a);
+	pc_pin_to(b);		/* warm the path up, unmeasured */
+	pc_pin_to(a);
 	if (pc_enable(fd) == 0) {
 		for (unsigned long i = 0; i < n && !*err; i++)
-			*err = move_to(i % 2 ? a : b);
+			*err = pc_pin_to(i % 2 ? a : b);
 		pc_disable(fd);
 		pc_read_count(fd, &count);
 	}
