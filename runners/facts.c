@@ -382,35 +382,8 @@ static char *pmu_list(void)
 {
 	struct strv names = { 0 };
 	struct sbuf b = { 0 };
-	DIR *d = opendir(PMU_DIR);
-	struct dirent *e;
 
-	while (d && (e = readdir(d))) {
-		char *n, *u;
-		bool dup = false;
-
-		if (e->d_name[0] == '.')
-			continue;
-		n = xstrdup(e->d_name);
-		u = strrchr(n, '_');
-		if (u && u[1] && strspn(u + 1, "0123456789") == strlen(u + 1))
-			*u = 0;
-		for (size_t i = 0; i < names.n; i++)
-			dup |= !strcmp(names.v[i], n);
-		if (!dup)
-			strv_add(&names, n);
-		free(n);
-	}
-	if (d)
-		closedir(d);
-	for (size_t i = 0; i < names.n; i++)
-		for (size_t k = i + 1; k < names.n; k++)
-			if (strcmp(names.v[k], names.v[i]) < 0) {
-				char *t = names.v[i];
-
-				names.v[i] = names.v[k];
-				names.v[k] = t;
-			}
+	pmu_names(&names, false);
 	for (size_t i = 0; i < names.n; i++)
 		sb_printf(&b, "%s%s", i ? "," : "", names.v[i]);
 	strv_free(&names);

@@ -55,18 +55,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void profile_detect(char *out, size_t len)
+void pmu_names(struct strv *out, bool core_only)
 {
-	const char *dir = getenv("PERFCONF_PMU_SYSFS"), *pretend = getenv("PERFCONF_PROFILE");
-	struct strv names = { 0 };
+	const char *dir = getenv("PERFCONF_PMU_SYSFS");
 	struct dirent *e;
 	DIR *d;
-	size_t off = 0;
 
-	if (pretend && *pretend) {
-		snprintf(out, len, "%s", pretend);
-		return;
-	}
 	if (!dir || !*dir)
 		dir = "/sys/bus/event_source/devices";
 	d = opendir(dir);
@@ -74,25 +68,38 @@ void profile_detect(char *out, size_t len)
 		char *n, *u;
 		bool dup = false;
 
-		if (e->d_name[0] == '.' || !is_core(dir, e->d_name))
+		if (e->d_name[0] == '.' || (core_only && !is_core(dir, e->d_name)))
 			continue;
 		n = xstrdup(e->d_name);
 		u = strrchr(n, '_');
 		if (u && u[1] && strspn(u + 1, "0123456789") == strlen(u + 1))
 			*u = 0;
-		for (size_t i = 0; i < names.n; i++)
-			dup |= !strcmp(names.v[i], n);
+		for (size_t i = 0; i < out->n; i++)
+			dup |= !strcmp(out->v[i], n);
 		if (!dup)
-			strv_add(&names, n);
+			strv_add(out, n);
 		free(n);
 	}
 	if (d)
 		closedir(d);
+	qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+}
+
+void profile_detect(char *out, size_t len)
+{
+	const char *pretend = getenv("PERFCONF_PROFILE");
+	struct strv names = { 0 };
+	size_t off = 0;
+
+	if (pretend && *pretend) {
+		snprintf(out, len, "%s", pretend);
+		return;
+	}
+	pmu_names(&names, true);
 	if (!names.n) {
 		snprintf(out, len, "nohw");
 		return;
 	}
-	qsort(names.v, names.n, sizeof(*names.v), cmp_str);
 	out[0] = 0;
 	for (size_t i = 0; i < names.n && off < len; i++)
 		off += snprintf(out + off, len - off, "%s%s", i ? "+" : "", names.v[i]);

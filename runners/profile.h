@@ -3,7 +3,10 @@
 #ifndef PERFCONF_RUNNER_PROFILE_H
 #define PERFCONF_RUNNER_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "util.h"
 
 struct kernel_id;
 
@@ -13,6 +16,12 @@ struct kernel_id;
  * the answer (a machine that pretends its profile is unrecorded).
  */
 void profile_detect(char *out, size_t len);
+/*
+ * The PMUs' names (every one, or the core ones of the rule in profile.c),
+ * instance suffixes dropped ("armv8_pmuv3_0" -> "armv8_pmuv3"), once each,
+ * sorted, added to out.
+ */
+void pmu_names(struct strv *out, bool core_only);
 /*
  * Release, arch, major.minor and profile of the running kernel. A variant
  * (NULL: none) names other semantics on the same kernel and PMUs, such as
