@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "abi/abi.h"

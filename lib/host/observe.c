@@ -92,13 +92,12 @@ void pc_observe_errno(const char *key, int err)
 
 void pc_depends(const char *fmt, ...)
 {
+	static char said[32][128];	/* what this process declared already */
+	static pid_t said_by;
+	static size_t nsaid;
 	char fact[128], line[160];
 	int saved = errno;
 	va_list ap;
-
-	static char said[32][128];
-	static pid_t said_by;
-	static size_t nsaid;
 
 	va_start(ap, fmt);
 	vsnprintf(fact, sizeof(fact), fmt, ap);

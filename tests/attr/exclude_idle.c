@@ -76,16 +76,10 @@ static size_t idle_samples(const struct pc_capture *cap)
 }
 
 /*
- * cpu-clock on this CPU, a sample every 500 us: busy, then asleep; no
- * sample from the idle task. The control is the same event without the
- * bit, enabled over the same time: the run sleeps until the control has
- * sampled the idle task (up to 2 s; a CPU that others keep busy all that
- * time blocks the case), so the CPU did idle while the bit was set.
- */
-/*
- * On one CPU: the exclude_idle sampler and the control, enabled together;
- * busy, then asleep until the control has sampled the idle task (up to
- * wait_ms). 1 when it did (both captures read), 0 when it did not, or
+ * On one CPU, a cpu-clock sample every 500 us: the exclude_idle sampler and
+ * the control (the same without the bit), enabled together; busy, then
+ * asleep until the control has sampled the idle task (up to wait_ms), so
+ * the CPU did idle while the bit was set. 1 when it did (both captures read), 0 when it did not, or
  * -errno of an open.
  */
 static int idled_on(int cpu, struct pc_capture *cap, struct pc_capture *ctl, unsigned int wait_ms)
