@@ -124,7 +124,6 @@ int fixes_load(struct fixes *f, const char *path, char *err, size_t errlen)
 	/* strtok_r would skip empty lines and lose the count: split by hand */
 	for (line = text; line; line = save) {
 		char why[256];
-		struct fix x = { .line = lineno + 1 };
 
 		save = strchr(line, '\n');
 		if (save)
@@ -134,7 +133,8 @@ int fixes_load(struct fixes *f, const char *path, char *err, size_t errlen)
 		if (!*line || *line == '#')
 			continue;
 		grow(&f->v, &f->cap, f->n + 1, sizeof(*f->v));
-		f->v[f->n++] = x;	/* kept even when malformed, so that fixes_free frees it */
+		/* in the set even when malformed, so that fixes_free frees it */
+		f->v[f->n++] = (struct fix){ .line = lineno };
 		if (parse(&f->v[f->n - 1], line, why, sizeof(why))) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
 			fixes_free(f);

@@ -107,12 +107,14 @@ static char *names_of(const struct strv *v)
  * A complaint that named no task of ours: run each binary that was running
  * then alone, watching the log, to see which one brings it back. A
  * WARN_ONCE never comes back: then it says it could not reproduce it.
+ * Returns what exec_run() does: a signal number when asked to stop.
  */
-static void rerun_suspects(struct health *h, const struct job *jobs, size_t n)
+static int rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 {
 	size_t count = h->ncomplaints;
+	int stop = 0;
 
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < count && !stop; i++) {
 		struct strv suspects = { 0 }, made = { 0 };
 		char *all;
 
@@ -122,7 +124,7 @@ static void rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 			strv_free(&suspects);
 			continue;
 		}
-		for (size_t k = 0; k < suspects.n; k++) {
+		for (size_t k = 0; k < suspects.n && !stop; k++) {
 			const struct job *from = NULL;
 			struct job one = { 0 };
 			size_t before = h->ncomplaints;
@@ -136,7 +138,7 @@ static void rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 					    .timeout = from->timeout, .timeout_from = xstrdup(from->timeout_from),
 					    .exclusive = from->exclusive, .last_s = -1, .fd = -1 };
 			h->keep_all = true;
-			exec_run(&one, 1, 1, h, rerun_done, NULL);
+			stop = exec_run(&one, 1, 1, h, rerun_done, NULL);
 			h->keep_all = false;
 			for (size_t x = before; x < h->ncomplaints; x++) {
 				const char *want = h->complaints[i].title, *got = h->complaints[x].title;
@@ -149,7 +151,9 @@ static void rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 			job_free(&one);
 		}
 		all = names_of(&suspects);
-		if (made.n) {
+		if (stop) {
+			/* interrupted: it says nothing */
+		} else if (made.n) {
 			char *who = names_of(&made);
 
 			h->complaints[i].repro = xasprintf("it came back running %s alone", who);
@@ -162,6 +166,7 @@ static void rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 		strv_free(&suspects);
 		strv_free(&made);
 	}
+	return stop;
 }
 
 /*
@@ -464,7 +469,7 @@ int cmd_run(struct opts *o)
 				      .release = k.release };
 	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
 	if (!stop)
-		rerun_suspects(&h, jobs, n);
+		stop = rerun_suspects(&h, jobs, n);
 	report_complaints(&h, &tail, &sum);
 	health_close(&h);
 	strays = exec_kill_strays();

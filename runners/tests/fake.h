@@ -497,25 +497,74 @@ static inline int fk_signal_run(pid_t runner, int sig)
 	return total;
 }
 
-/* "perfconf info" field (release, arch, kernel, profile, record target). */
-static inline char *fk_info(struct tree *t, const char *field)
+/* What `perfconf info` printed for the tree (the caller frees it). */
+static inline char *fk_info_text(struct tree *t)
 {
 	struct res r = { 0 };
-	char key[64], *p, *v = NULL;
-	char exp[PATH_MAX + 16];
+	char exp[PATH_MAX + 16], *out;
 
 	snprintf(exp, sizeof(exp), "%s/expected", t->root);
 	fk_run_cmd(t, &r, "info", "--dir", t->root, "--expected", exp, NULL);
-	snprintf(key, sizeof(key), "%s: ", field);
-	for (p = r.out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		if (!strncmp(p, key, strlen(key))) {
-			p += strlen(key);
-			v = strndup(p, strcspn(p, "\n"));
-			break;
-		}
-	}
+	out = r.out;
+	r.out = NULL;
 	fk_res_free(&r);
+	return out;
+}
+
+/*
+ * A line's value in that text: "<field>: value" (release, arch, kernel,
+ * profile, record target), or with indent "  <field>   value" (a fact).
+ */
+static inline char *fk_info_field(const char *text, const char *field, bool indent)
+{
+	size_t n = strlen(field);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *at = indent ? (strncmp(p, "  ", 2) ? NULL : p + 2) : p;
+
+		if (!at || strncmp(at, field, n) || at[n] != (indent ? ' ' : ':'))
+			continue;
+		at += n + 1;
+		at += strspn(at, " ");
+		return strndup(at, strcspn(at, "\n"));
+	}
+	return NULL;
+}
+
+/* One `perfconf info` field. */
+static inline char *fk_info(struct tree *t, const char *field)
+{
+	char *text = fk_info_text(t), *v = fk_info_field(text, field, false);
+
+	free(text);
 	return v;
+}
+
+/* The running kernel as the runner names it, from one `perfconf info`. */
+struct fk_kernel {
+	char *exact;		/* expected/<arch>-<M>.<m>-<profile>.txt */
+	char *arch, *kernel, *profile;
+	char *info;		/* the whole text, for its facts */
+};
+
+static inline bool fk_kernel_get(struct tree *t, struct fk_kernel *k)
+{
+	k->info = fk_info_text(t);
+	k->exact = fk_info_field(k->info, "record target", false);
+	k->arch = fk_info_field(k->info, "arch", false);
+	k->kernel = fk_info_field(k->info, "kernel", false);
+	k->profile = fk_info_field(k->info, "profile", false);
+	return k->exact && k->arch && k->kernel && k->profile;
+}
+
+static inline void fk_kernel_free(struct fk_kernel *k)
+{
+	free(k->exact);
+	free(k->arch);
+	free(k->kernel);
+	free(k->profile);
+	free(k->info);
+	memset(k, 0, sizeof(*k));
 }
 
 #endif

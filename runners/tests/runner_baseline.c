@@ -15,19 +15,14 @@ PERFCONF_META("exclusive timeout=7");
 FIXTURE(base) {
 	struct tree t;
 	struct res r;
-	char *exact;		/* expected/<arch>-<M>.<m>-<profile>.txt */
-	char *arch, *kernel, *profile;
+	struct fk_kernel k;
 };
 
 FIXTURE_SETUP(base)
 {
 	fk_tree(&self->t);
 	memset(&self->r, 0, sizeof(self->r));
-	self->exact = fk_info(&self->t, "record target");
-	self->arch = fk_info(&self->t, "arch");
-	self->kernel = fk_info(&self->t, "kernel");
-	self->profile = fk_info(&self->t, "profile");
-	ASSERT_TRUE(self->exact && self->arch && self->kernel && self->profile);
+	ASSERT_TRUE(fk_kernel_get(&self->t, &self->k));
 	/* a binary with a pass, a skip, an observation and a failure */
 	fk_script(&self->t, "attr/size",
 		  "echo 'TAP version 13'\necho '1..3'\n"
@@ -41,10 +36,7 @@ FIXTURE_TEARDOWN(base)
 {
 	fk_res_free(&self->r);
 	fk_tree_free(&self->t);
-	free(self->exact);
-	free(self->arch);
-	free(self->kernel);
-	free(self->profile);
+	fk_kernel_free(&self->k);
 }
 
 #define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
@@ -77,7 +69,7 @@ TEST_F(base, record_then_compare_clean)
 
 	fk_run(&self->t, &self->r, "--record");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
-	rec = fk_read(self->exact);
+	rec = fk_read(self->k.exact);
 	ASSERT_TRUE(rec != NULL);
 	EXPECT_TRUE(strstr(rec, good_baseline + strlen("# a hand-written baseline\n")) != NULL) TH_LOG("%s", rec);
 	EXPECT_TRUE(strstr(rec, "# recorded on: ") != NULL) TH_LOG("%s", rec);
@@ -103,7 +95,7 @@ TEST_F(base, record_then_compare_clean)
 TEST_F(base, one_changed_expected_line_is_a_regression)
 {
 	/* an observation differs */
-	write_baseline(&self->t, self->exact, "errno=E2BIG", "errno=EINVAL");
+	write_baseline(&self->t, self->k.exact, "errno=E2BIG", "errno=EINVAL");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out,
@@ -116,7 +108,7 @@ TEST_F(base, one_changed_expected_line_is_a_regression)
 	fk_res_free(&self->r);
 
 	/* PASS expected, FAIL observed */
-	write_baseline(&self->t, self->exact, "global.broken FAIL", "global.broken PASS");
+	write_baseline(&self->t, self->k.exact, "global.broken FAIL", "global.broken PASS");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   attr/size:global.broken: expected PASS, observed FAIL"))
@@ -124,7 +116,7 @@ TEST_F(base, one_changed_expected_line_is_a_regression)
 	fk_res_free(&self->r);
 
 	/* PASS expected, SKIP observed: lost coverage is a regression too */
-	write_baseline(&self->t, self->exact, "global.pmu SKIP", "global.pmu PASS");
+	write_baseline(&self->t, self->k.exact, "global.pmu SKIP", "global.pmu PASS");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   attr/size:global.pmu: expected PASS, observed SKIP"))
@@ -134,7 +126,7 @@ TEST_F(base, one_changed_expected_line_is_a_regression)
 	fk_res_free(&self->r);
 
 	/* an observation the baseline has and the run no longer reports */
-	write_baseline(&self->t, self->exact, "size=136", "size=136 wide=1");
+	write_baseline(&self->t, self->k.exact, "size=136", "size=136 wide=1");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   attr/size:global.tail: wide: expected 1, observed nothing"))
@@ -153,7 +145,7 @@ TEST_F(base, parsers_fail_the_regression_not_the_known_failure)
 	snprintf(path, sizeof(path), "%s/kunit/tools/testing/kunit/kunit_parser.py", fk_build());
 	if (access(path, F_OK))
 		SKIP(return, "build/kunit is missing (scripts/deps.sh extracts it)");
-	write_baseline(&self->t, self->exact, "errno=E2BIG", "errno=EINVAL");
+	write_baseline(&self->t, self->k.exact, "errno=E2BIG", "errno=EINVAL");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 	ASSERT_EQ(0, fk_tapcheck(&self->t, &out)) TH_LOG("%s", out);
@@ -168,7 +160,7 @@ TEST_F(base, new_observation_key_is_listed_not_a_regression)
 {
 	char last[256];
 
-	write_baseline(&self->t, self->exact, " size=136", "");
+	write_baseline(&self->t, self->k.exact, " size=136", "");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "# new observations, not in the baseline (1):") != NULL) SHOW(&self->r);
@@ -178,7 +170,7 @@ TEST_F(base, new_observation_key_is_listed_not_a_regression)
 	fk_res_free(&self->r);
 
 	/* with a value that changed as well, it is a regression */
-	write_baseline(&self->t, self->exact, "errno=E2BIG size=136", "errno=EINVAL");
+	write_baseline(&self->t, self->k.exact, "errno=E2BIG size=136", "errno=EINVAL");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 }
@@ -213,7 +205,7 @@ TEST_F(base, an_error_line_makes_a_failed_case_error)
 	char *res;
 
 	fk_script(&self->t, "priv/cell", error_script);
-	fk_write(self->exact, "priv/cell:global.cell PASS\npriv/cell:global.fine PASS\n", 0644);
+	fk_write(self->k.exact, "priv/cell:global.cell PASS\npriv/cell:global.fine PASS\n", 0644);
 	fk_run(&self->t, &self->r, "-t", "priv", "--gate", "suite");
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 	res = fk_read(fk_path(&self->t, "results/results.txt"));
@@ -229,7 +221,7 @@ TEST_F(base, blocked_is_a_warning_and_a_cause_is_named_once)
 	char *res, last[256];
 
 	fk_script(&self->t, "inst/bp", blocked_script);
-	fk_write(self->exact, blocked_baseline, 0644);
+	fk_write(self->k.exact, blocked_baseline, 0644);
 	fk_run(&self->t, &self->r, "-t", "inst");
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 	/* KTAP keeps the SKIP directive and its reason */
@@ -255,7 +247,7 @@ TEST_F(base, blocked_is_a_warning_and_a_cause_is_named_once)
 	fk_res_free(&self->r);
 
 	/* recorded BLOCKED, now it runs and passes: an improvement; blocked again: unchanged */
-	fk_write(self->exact, "inst/bp:global.counts BLOCKED\ninst/bp:global.needs_config BLOCKED\n"
+	fk_write(self->k.exact, "inst/bp:global.counts BLOCKED\ninst/bp:global.needs_config BLOCKED\n"
 		 "inst/bp:global.lost SKIP\ninst/bp:global.fires FAIL\ninst/bp:global.fine BLOCKED\n", 0644);
 	fk_run(&self->t, &self->r, "-t", "inst");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
@@ -274,7 +266,7 @@ TEST_F(base, gate_suite_fails_only_on_the_suites_own_faults)
 	char last[256];
 
 	fk_script(&self->t, "inst/bp", blocked_script);
-	fk_write(self->exact, blocked_baseline, 0644);
+	fk_write(self->k.exact, blocked_baseline, 0644);
 	fk_run(&self->t, &self->r, "-t", "inst", "--gate", "suite");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/bp:global.fires: expected PASS, observed FAIL")) SHOW(&self->r);
@@ -296,7 +288,7 @@ TEST_F(base, gate_suite_fails_only_on_the_suites_own_faults)
 
 	/* a binary of the baseline that did not run is the suite's fault too */
 	unlink(fk_path(&self->t, "tests/inst/crash"));
-	fk_write(self->exact, "inst/gone:global.a PASS\ninst/gone:global.b PASS\n", 0644);
+	fk_write(self->k.exact, "inst/gone:global.a PASS\ninst/gone:global.b PASS\n", 0644);
 	fk_run(&self->t, &self->r, "-t", "inst", "--gate", "suite");
 	ASSERT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   inst/gone:global.a PASS (binary not found)")) SHOW(&self->r);
@@ -318,9 +310,9 @@ TEST_F(base, kernel_between_two_baselines)
 	char older[512], newer[512], header[3 * PATH_MAX], last[256];
 	int major, minor;
 
-	ASSERT_EQ(2, sscanf(self->kernel, "%d.%d", &major, &minor));
-	snprintf(older, sizeof(older), "expected/%s-%d.%d-%s.txt", self->arch, major - 1, 5, self->profile);
-	snprintf(newer, sizeof(newer), "expected/%s-%d.%d-%s.txt", self->arch, major + 1, 2, self->profile);
+	ASSERT_EQ(2, sscanf(self->k.kernel, "%d.%d", &major, &minor));
+	snprintf(older, sizeof(older), "expected/%s-%d.%d-%s.txt", self->k.arch, major - 1, 5, self->k.profile);
+	snprintf(newer, sizeof(newer), "expected/%s-%d.%d-%s.txt", self->k.arch, major + 1, 2, self->k.profile);
 	/* observed: tail errno=E2BIG size=136, pmu SKIP, broken FAIL, c1 c2 PASS */
 	fk_file(&self->t, older,
 		"abi/layout:global.c1 PASS\nabi/layout:global.c2 SKIP\nattr/size:global.broken PASS\n"
@@ -351,7 +343,7 @@ TEST_F(base, improvements_new_and_gone)
 {
 	char last[256];
 
-	write_baseline(&self->t, self->exact, "abi/layout:global.c2 PASS\n",
+	write_baseline(&self->t, self->k.exact, "abi/layout:global.c2 PASS\n",
 		       "abi/layout:global.c2 SKIP\nabi/layout:global.old PASS\nabi/removed:global.x PASS\n");
 	fk_script(&self->t, "new/bin", "echo 'TAP version 13'\necho '1..1'\necho 'ok 1 global.fresh'\n");
 	fk_run(&self->t, &self->r);
@@ -382,7 +374,7 @@ TEST_F(base, pinned_binary_error_and_its_fix)
 	char *res;
 
 	fk_script(&self->t, "x/crash", "echo 'TAP version 13'\necho '1..2'\necho 'ok 1 global.a'\nkill -SEGV $$\n");
-	write_baseline(&self->t, self->exact, "abi/layout:global.c1",
+	write_baseline(&self->t, self->k.exact, "abi/layout:global.c1",
 		       "x/crash ERROR\nx/crash:global.a PASS\nabi/layout:global.c1");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
@@ -404,20 +396,20 @@ TEST_F(base, fallback_to_nearest_older_kernel)
 	char name[512], older[512], newer[512], *path;
 	int major, minor;
 
-	ASSERT_EQ(2, sscanf(self->kernel, "%d.%d", &major, &minor));
+	ASSERT_EQ(2, sscanf(self->k.kernel, "%d.%d", &major, &minor));
 	/* candidates: an older one, an even older one, a newer one, another profile/arch */
-	snprintf(older, sizeof(older), "expected/%s-%d.%d-%s.txt", self->arch, major, minor - 1, self->profile);
+	snprintf(older, sizeof(older), "expected/%s-%d.%d-%s.txt", self->k.arch, major, minor - 1, self->k.profile);
 	if (minor == 0)
-		snprintf(older, sizeof(older), "expected/%s-%d.99-%s.txt", self->arch, major - 1, self->profile);
+		snprintf(older, sizeof(older), "expected/%s-%d.99-%s.txt", self->k.arch, major - 1, self->k.profile);
 	fk_file(&self->t, older + 0, good_baseline);
-	snprintf(name, sizeof(name), "expected/%s-%d.%d-%s.txt", self->arch, major - 1, 0, self->profile);
+	snprintf(name, sizeof(name), "expected/%s-%d.%d-%s.txt", self->k.arch, major - 1, 0, self->k.profile);
 	fk_file(&self->t, name, "abi/layout:global.c1 FAIL\n");	/* not the one that judges */
 	/* the newer one is read too: a kernel between two baselines is judged against both */
-	snprintf(newer, sizeof(newer), "expected/%s-%d.%d-%s.txt", self->arch, major + 1, 0, self->profile);
+	snprintf(newer, sizeof(newer), "expected/%s-%d.%d-%s.txt", self->k.arch, major + 1, 0, self->k.profile);
 	fk_file(&self->t, newer, good_baseline);
-	snprintf(name, sizeof(name), "expected/%s-%d.%d-otherpmu.txt", self->arch, major, minor);
+	snprintf(name, sizeof(name), "expected/%s-%d.%d-otherpmu.txt", self->k.arch, major, minor);
 	fk_file(&self->t, name, "nor this\n");
-	snprintf(name, sizeof(name), "expected/otherarch-%d.%d-%s.txt", major, minor, self->profile);
+	snprintf(name, sizeof(name), "expected/otherarch-%d.%d-%s.txt", major, minor, self->k.profile);
 	fk_file(&self->t, name, "nor this\n");
 	fk_run(&self->t, &self->r);
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
@@ -437,7 +429,7 @@ TEST_F(base, fallback_to_nearest_older_kernel)
 	/* --record writes the exact one; from then on it is used */
 	fk_run(&self->t, &self->r, "--record");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
-	ASSERT_EQ(0, access(self->exact, F_OK));
+	ASSERT_EQ(0, access(self->k.exact, F_OK));
 	fk_res_free(&self->r);
 	fk_run(&self->t, &self->r);
 	EXPECT_TRUE(strstr(self->r.out, "nearest older") == NULL) SHOW(&self->r);
@@ -452,7 +444,7 @@ TEST_F(base, variant_has_its_own_baseline)
 {
 	char own[PATH_MAX];
 
-	write_baseline(&self->t, self->exact, "attr/size:global.broken FAIL", "attr/size:global.broken PASS");
+	write_baseline(&self->t, self->k.exact, "attr/size:global.broken FAIL", "attr/size:global.broken PASS");
 	/* no baseline of its own: the plain one's PASS makes the FAIL a regression */
 	fk_run(&self->t, &self->r, "--variant", "vhe");
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
@@ -464,7 +456,7 @@ TEST_F(base, variant_has_its_own_baseline)
 	fk_run(&self->t, &self->r, "--variant", "vhe", "--record");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
 	fk_res_free(&self->r);
-	snprintf(own, sizeof(own), "%.*s-vhe.txt", (int)(strlen(self->exact) - 4), self->exact);
+	snprintf(own, sizeof(own), "%.*s-vhe.txt", (int)(strlen(self->k.exact) - 4), self->k.exact);
 	EXPECT_EQ(0, access(own, F_OK)) TH_LOG("%s not recorded", own);
 	fk_run(&self->t, &self->r, "--variant", "vhe");
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);	/* its own baseline pins the FAIL */
@@ -555,7 +547,7 @@ TEST_F(base, malformed_baselines_exit_2_with_file_and_line)
 		EXPECT_STREQ("", self->r.out);
 		fk_res_free(&self->r);
 		/* the default baseline for this kernel is checked the same way */
-		fk_write(self->exact, bad[i].text, 0644);
+		fk_write(self->k.exact, bad[i].text, 0644);
 		fk_run(&self->t, &self->r);
 		EXPECT_EQ(2, self->r.code) SHOW(&self->r);
 		fk_res_free(&self->r);
@@ -564,7 +556,7 @@ TEST_F(base, malformed_baselines_exit_2_with_file_and_line)
 		EXPECT_EQ(125, self->r.code) SHOW(&self->r);
 		fk_res_free(&self->r);
 	}
-	unlink(self->exact);
+	unlink(self->k.exact);
 	fk_run(&self->t, &self->r, "--baseline", fk_path(&self->t, "missing.txt"));
 	EXPECT_EQ(2, self->r.code);
 	EXPECT_TRUE(strstr(self->r.err, "missing.txt: cannot read: No such file or directory") != NULL) SHOW(&self->r);
@@ -572,11 +564,11 @@ TEST_F(base, malformed_baselines_exit_2_with_file_and_line)
 
 TEST_F(base, bisect_exit_codes)
 {
-	write_baseline(&self->t, self->exact, NULL, NULL);
+	write_baseline(&self->t, self->k.exact, NULL, NULL);
 	fk_run(&self->t, &self->r, "--bisect");
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 	fk_res_free(&self->r);
-	write_baseline(&self->t, self->exact, "errno=E2BIG", "errno=EINVAL");
+	write_baseline(&self->t, self->k.exact, "errno=E2BIG", "errno=EINVAL");
 	fk_run(&self->t, &self->r, "--bisect");
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 	fk_res_free(&self->r);

@@ -14,31 +14,10 @@
 FIXTURE(facts) {
 	struct tree t;
 	struct res r;
-	char *exact, *arch, *kernel, *profile;
+	struct fk_kernel k;
 	int cpus;		/* this machine's cpus_online fact */
 	int major, minor;
 };
-
-/* A fact's value as `perfconf info` prints it ("  <name>   <value>"), or NULL. */
-static char *info_fact(struct tree *t, const char *name)
-{
-	struct res r = { 0 };
-	char exp[PATH_MAX + 16], *v = NULL;
-	size_t n = strlen(name);
-
-	snprintf(exp, sizeof(exp), "%s/expected", t->root);
-	fk_run_cmd(t, &r, "info", "--dir", t->root, "--expected", exp, NULL);
-	for (char *p = r.out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		if (!strncmp(p, "  ", 2) && !strncmp(p + 2, name, n) && p[2 + n] == ' ') {
-			p += 2 + n;
-			p += strspn(p, " ");
-			v = strndup(p, strcspn(p, "\n"));
-			break;
-		}
-	}
-	fk_res_free(&r);
-	return v;
-}
 
 FIXTURE_SETUP(facts)
 {
@@ -46,13 +25,9 @@ FIXTURE_SETUP(facts)
 
 	fk_tree(&self->t);
 	memset(&self->r, 0, sizeof(self->r));
-	self->exact = fk_info(&self->t, "record target");
-	self->arch = fk_info(&self->t, "arch");
-	self->kernel = fk_info(&self->t, "kernel");
-	self->profile = fk_info(&self->t, "profile");
-	ASSERT_TRUE(self->exact && self->arch && self->kernel && self->profile);
-	ASSERT_EQ(2, sscanf(self->kernel, "%d.%d", &self->major, &self->minor));
-	cpus = info_fact(&self->t, "cpus_online");
+	ASSERT_TRUE(fk_kernel_get(&self->t, &self->k));
+	ASSERT_EQ(2, sscanf(self->k.kernel, "%d.%d", &self->major, &self->minor));
+	cpus = fk_info_field(self->k.info, "cpus_online", true);
 	ASSERT_NE(NULL, cpus);
 	self->cpus = atoi(cpus);
 	free(cpus);
@@ -68,10 +43,7 @@ FIXTURE_TEARDOWN(facts)
 {
 	fk_res_free(&self->r);
 	fk_tree_free(&self->t);
-	free(self->exact);
-	free(self->arch);
-	free(self->kernel);
-	free(self->profile);
+	fk_kernel_free(&self->k);
 }
 
 #define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
@@ -91,7 +63,7 @@ static void baseline(const char *path, int cpus, const char *hops, const char *p
 /* Equal facts: judged as always, a changed value is a regression. */
 TEST_F(facts, equal_facts_judge)
 {
-	baseline(self->exact, self->cpus, "41", "EINVAL");
+	baseline(self->k.exact, self->cpus, "41", "EINVAL");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "# regressions (1):\n#   events/migrations:global.hops: hops: expected 41, observed 40\n")
@@ -103,7 +75,7 @@ TEST_F(facts, differing_fact_is_not_judged)
 {
 	char line[256];
 
-	baseline(self->exact, self->cpus + 7, "41", "E2BIG");
+	baseline(self->k.exact, self->cpus + 7, "41", "E2BIG");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 	snprintf(line, sizeof(line), "#   cpus_online differs (baseline: %d; here: %d): 1 case: events/migrations:global.hops",
@@ -113,7 +85,7 @@ TEST_F(facts, differing_fact_is_not_judged)
 		    != NULL) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "  ok 1 global.hops\n") != NULL) SHOW(&self->r);
 	fk_res_free(&self->r);
-	baseline(self->exact, self->cpus + 7, "41", "EINVAL");
+	baseline(self->k.exact, self->cpus + 7, "41", "EINVAL");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 }
@@ -121,14 +93,14 @@ TEST_F(facts, differing_fact_is_not_judged)
 /* An unknown fact, or a baseline with no facts at all, says so the same way. */
 TEST_F(facts, unknown_fact_is_not_judged)
 {
-	fk_write(self->exact, "# facts: cpus_online=unknown\nevents/migrations:global.hops PASS hops=41\n"
+	fk_write(self->k.exact, "# facts: cpus_online=unknown\nevents/migrations:global.hops PASS hops=41\n"
 		 "events/migrations:global.plain PASS errno=EINVAL\n", 0644);
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "#   cpus_online unknown in the baseline: 1 case: events/migrations:global.hops"))
 		SHOW(&self->r);
 	fk_res_free(&self->r);
-	baseline(self->exact, -1, "41", "EINVAL");
+	baseline(self->k.exact, -1, "41", "EINVAL");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "#   the baseline records no facts (record it again with this perfconf): 1 case")
@@ -140,9 +112,9 @@ TEST_F(facts, another_line_sharing_the_facts_judges)
 {
 	char older[2 * PATH_MAX];
 
-	snprintf(older, sizeof(older), "%s/expected/%s-%d.%d-%s.txt", self->t.root, self->arch, self->major - 1, 7,
-		 self->profile);
-	baseline(self->exact, self->cpus + 7, "41", "EINVAL");
+	snprintf(older, sizeof(older), "%s/expected/%s-%d.%d-%s.txt", self->t.root, self->k.arch, self->major - 1, 7,
+		 self->k.profile);
+	baseline(self->k.exact, self->cpus + 7, "41", "EINVAL");
 	baseline(older, self->cpus, "40", "E2BIG");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
@@ -164,7 +136,7 @@ TEST_F(facts, a_failure_is_a_failure_whatever_the_facts)
 		  "echo 'TAP version 13'\necho '1..2'\n"
 		  "echo '# DEPENDS cpus_online'\necho 'not ok 1 global.hops'\n"
 		  "echo '# OBS errno=EINVAL'\necho 'ok 2 global.plain'\nexit 1\n");
-	baseline(self->exact, self->cpus + 7, "41", "EINVAL");
+	baseline(self->k.exact, self->cpus + 7, "41", "EINVAL");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "# new failure: events/migrations:global.hops: FAIL, not judged here: cpus_online differs")
@@ -176,13 +148,13 @@ TEST_F(facts, unrecorded_profile_is_judged_from_nohw)
 {
 	char nohw[PATH_MAX], text[1024];
 
-	if (strcmp(self->profile, "nohw"))
-		SKIP(return, "this machine's profile is %s: the test pretends from nohw", self->profile);
+	if (strcmp(self->k.profile, "nohw"))
+		SKIP(return, "this machine's profile is %s: the test pretends from nohw", self->k.profile);
 	fk_script(&self->t, "events/migrations",
 		  "echo 'TAP version 13'\necho '1..2'\n"
 		  "echo '# DEPENDS pmu.core'\necho '# OBS hw=OK'\necho 'ok 1 global.hops'\n"
 		  "echo '# OBS errno=EINVAL'\necho 'ok 2 global.plain'\n");
-	snprintf(nohw, sizeof(nohw), "%s", self->exact);
+	snprintf(nohw, sizeof(nohw), "%s", self->k.exact);
 	snprintf(text, sizeof(text), "# facts: cpus_online=%d pmu.core=nohw\nevents/migrations:global.hops PASS hw=ENOENT\n"
 		 "events/migrations:global.plain PASS errno=E2BIG\n", self->cpus);
 	fk_write(nohw, text, 0644);
@@ -206,7 +178,7 @@ TEST_F(facts, header_written_and_read_back)
 	fk_run(&self->t, &self->r, "--record");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
 	snprintf(want, sizeof(want), "cpus_online=%d", self->cpus);
-	text = fk_read(self->exact);
+	text = fk_read(self->k.exact);
 	ASSERT_NE(NULL, text);
 	EXPECT_TRUE(strstr(text, "\n# facts: ") && strstr(text, want) && strstr(text, "paranoid3="))
 		TH_LOG("%s", text);
@@ -221,10 +193,10 @@ TEST_F(facts, header_written_and_read_back)
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "not judged here") == NULL) SHOW(&self->r);
 	fk_res_free(&self->r);
-	fk_write(self->exact, "# perfconf baseline\n# facts: cpus_online=2 broken\n", 0644);
+	fk_write(self->k.exact, "# perfconf baseline\n# facts: cpus_online=2 broken\n", 0644);
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
-	snprintf(path, sizeof(path), "%s:2: malformed fact \"broken\" (expected name=value)", self->exact);
+	snprintf(path, sizeof(path), "%s:2: malformed fact \"broken\" (expected name=value)", self->k.exact);
 	EXPECT_TRUE(strstr(self->r.err, path) != NULL) SHOW(&self->r);
 }
 
@@ -233,7 +205,7 @@ TEST_F(facts, a_regression_names_its_fix)
 {
 	char fixes[PATH_MAX + 32], want[256];
 
-	baseline(self->exact, self->cpus, "40", "ENODEV");
+	baseline(self->k.exact, self->cpus, "40", "ENODEV");
 	snprintf(fixes, sizeof(fixes), "%s/expected/fixes.txt", self->t.root);
 	fk_write(fixes, "# a comment\n\nevents/migrations:global.plain errno=ENODEV fa091f46c383 "
 		 "\"perf: Reject exited events as group leaders\" stable=6.12.108 since=v7.2\n", 0644);
@@ -253,26 +225,26 @@ TEST_F(facts, a_regression_names_its_fix)
 /* The config facts are exactly the options tests/config lists. */
 TEST_F(facts, config_facts_are_tests_config)
 {
-	char path[PATH_MAX], exp[PATH_MAX + 16], name[128], fact[160], *text;
+	char path[PATH_MAX], name[128], *text, *v;
 	size_t listed = 0, facts = 0;
-	struct res r = { 0 };
 
-	snprintf(exp, sizeof(exp), "%s/expected", self->t.root);
-	fk_run_cmd(&self->t, &r, "info", "--dir", self->t.root, "--expected", exp, NULL);
-	for (char *p = r.out; (p = strstr(p, "\n  config.")); p++)
+	for (char *p = self->k.info; (p = strstr(p, "\n  config.")); p++)
 		facts++;
 	snprintf(path, sizeof(path), "%s/tests/config", PERFCONF_SOURCE);
 	text = fk_read(path);
 	ASSERT_NE(NULL, text) TH_LOG("%s", path);
 	for (char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		char fact[160];
+
 		if (sscanf(p, "CONFIG_%127[A-Z0-9_]=", name) != 1)
 			continue;
 		listed++;
-		snprintf(fact, sizeof(fact), "\n  config.%s ", name);
-		EXPECT_TRUE(strstr(r.out, fact) != NULL) TH_LOG("CONFIG_%s has no fact in perfconf info", name);
+		snprintf(fact, sizeof(fact), "config.%s", name);
+		v = fk_info_field(self->k.info, fact, true);
+		EXPECT_NE(NULL, v) TH_LOG("CONFIG_%s has no fact in perfconf info", name);
+		free(v);
 	}
 	free(text);
-	fk_res_free(&r);
 	EXPECT_EQ(listed, facts) TH_LOG("tests/config and runners/facts.c list other options");
 }
 

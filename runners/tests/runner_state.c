@@ -506,6 +506,14 @@ TEST_F(state, a_second_run_waits_for_the_first)
 	fk_tree_free(&other);
 }
 
+/* SKIP where this process may not write the kernel log (the fakes write theirs there). */
+#define REQUIRE_KMSG_WRITABLE() do { \
+	int fd_ = open("/dev/kmsg", O_WRONLY); \
+	if (fd_ < 0) \
+		SKIP(return, "cannot write /dev/kmsg: %s", strerror(errno)); \
+	close(fd_); \
+} while (0)
+
 /* Lines a fake binary writes to /dev/kmsg: a WARNING's splat naming pid and comm. */
 #define SPLAT(pid, comm, where, extra) \
 	"echo 'WARNING: CPU: 0 PID: " pid " at perfconf-self-test.c:1 " where "+0x1/0x2 (not a kernel bug)' > /dev/kmsg\n" \
@@ -519,11 +527,7 @@ TEST_F(state, a_second_run_waits_for_the_first)
 /* A complaint that names a task of a binary fails that binary alone. */
 TEST_F(state, kernel_complaint_of_a_binary_fails_it)
 {
-	int fd = open("/dev/kmsg", O_WRONLY);
-
-	if (fd < 0)
-		SKIP(return, "cannot write /dev/kmsg: %s", strerror(errno));
-	close(fd);
+	REQUIRE_KMSG_WRITABLE();
 	fk_script(&self->t, "a/warn",
 		  "echo 'TAP version 13'\necho '1..1'\n" SPLAT("$$", "warn", "fake_warn", "")
 		  "sleep 0.3\necho 'ok 1 global.looks_fine'\n");
@@ -559,11 +563,7 @@ TEST_F(state, kernel_complaint_of_a_binary_fails_it)
  */
 TEST_F(state, kernel_complaint_from_an_interrupt_is_one_cause)
 {
-	int fd = open("/dev/kmsg", O_WRONLY);
-
-	if (fd < 0)
-		SKIP(return, "cannot write /dev/kmsg: %s", strerror(errno));
-	close(fd);
+	REQUIRE_KMSG_WRITABLE();
 	fk_script(&self->t, "a/irq",
 		  "echo 'TAP version 13'\necho '1..1'\nsleep 0.2\n"
 		  SPLAT("0", "swapper/0", "fake_irq", "echo ' <IRQ>' > /dev/kmsg\n")
