@@ -184,6 +184,34 @@
 } while (0)
 
 /*
+ * A counter of every call of func, a noinline function of this test, into
+ * *attr (pc_attr_calls): for a case whose subject is something else, the
+ * uprobe this binary keeps (PERFCONF_KEEP_CALLS), else a uprobe PMU event;
+ * SKIP where there is neither.
+ */
+#define CALLS_ATTR(attr, func) do { \
+	int e_ = pc_attr_calls(attr, (const void *)(func)); \
+	if (e_ == -ENOENT) \
+		SKIP(return, "no uprobe PMU on this kernel"); \
+	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
+} while (0)
+
+/*
+ * At file scope, once per function a binary's cases count with CALLS_ATTR
+ * or sample with FUNCTION_SAMPLING: the harness's process keeps one uprobe
+ * on func for the binary's life (pc_calls_keep), so that no case pays for
+ * creating and destroying one. Not in images exec'd as a workload, nor
+ * without root (the cases then use the uprobe PMU). Not for a binary that
+ * re-executes itself (PERFCONF_REACHABLE_BY_EVERY_IDENTITY).
+ */
+#define PERFCONF_KEEP_CALLS(func) \
+	__attribute__((constructor)) static void perfconf_keep_calls_##func(void) \
+	{ \
+		if (geteuid() == 0 && !getenv(PC_EXEC_WORK_ENV)) \
+			pc_calls_keep((const void *)(func)); \
+	}
+
+/*
  * For a binary whose cases have another identity probe its own code (a
  * uprobe's path is looked up as the caller): where the tree is one only
  * root can reach, it runs from a copy every identity reaches, before the

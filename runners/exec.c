@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "event/event.h"
 #include "host/privilege.h"
 
 extern char **environ;
@@ -106,6 +107,23 @@ static void remove_exe_copy(pid_t pid)
 	snprintf(path, sizeof(path), "%s/%s%d", PC_EXE_COPY_DIR, PC_EXE_COPY_PREFIX, (int)pid);
 	if (access(path, F_OK) == 0)
 		remove_tree(path);
+}
+
+/*
+ * The uprobes binaries killed before their exit left in tracefs
+ * (pc_calls_keep): removed in a child, which may mount tracefs privately.
+ */
+static void remove_dead_probes(void)
+{
+	pid_t pid;
+
+	if (geteuid() != 0)
+		return;		/* nothing it ran could define one */
+	pid = fork();
+	if (pid == 0)
+		_exit(pc_calls_remove_dead() < 0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
 }
 
 /* Fields of /proc/<pid>/stat after the command name. */
@@ -278,6 +296,7 @@ int exec_cleanup_stale(void)
 	/* Reap what we killed if it was ours (it is not, normally). */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
+	remove_dead_probes();
 	return killed;
 }
 
@@ -676,6 +695,7 @@ static void stop_all(struct sched *s)
 			remove_tree(j->tmpdir);
 		remove_exe_copy(j->pid);
 	}
+	remove_dead_probes();
 }
 
 int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
@@ -761,6 +781,8 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 				j->leaked += kill_session(j->pid);
 			remove_tree(j->tmpdir);
 			remove_exe_copy(j->pid);
+			if (j->timed_out || WIFSIGNALED(j->wstatus))
+				remove_dead_probes();
 			tap_finish(&j->tap);
 			j->done = true;
 			running--;

@@ -337,15 +337,52 @@ int record_baseline(const char *path, const struct job *jobs, size_t n,
 	return 0;
 }
 
+/* durations.txt's lines, kept for the binaries this run did not run. */
+struct duration_line {
+	char *name;
+	double secs;
+};
+
+static int by_duration_name(const void *a, const void *b)
+{
+	return strcmp(((const struct duration_line *)a)->name, ((const struct duration_line *)b)->name);
+}
+
 int write_durations(const char *path, const struct job *jobs, size_t n, const char *header)
 {
+	struct duration_line *lines = xcalloc(n ? n : 1, sizeof(*lines));
+	size_t nlines = 0, cap = n ? n : 1;
+	FILE *old = fopen(path, "re");
 	struct sbuf b = { 0 };
+	char line[1024], name[512];
+	double secs;
 	int err;
 
-	sb_puts(&b, header);
-	for (size_t i = 0; i < n; i++)	/* jobs are in name order */
+	for (size_t i = 0; i < n; i++)
 		if (jobs[i].done && jobs[i].started)
-			sb_printf(&b, "%s %.3f\n", jobs[i].name, jobs[i].end - jobs[i].start);
+			lines[nlines++] = (struct duration_line){ xstrdup(jobs[i].name), jobs[i].end - jobs[i].start };
+	while (old && fgets(line, sizeof(line), old)) {
+		bool ran = false;
+
+		if (line[0] == '#' || sscanf(line, "%511s %lf", name, &secs) != 2 || secs < 0)
+			continue;
+		for (size_t i = 0; i < n && !ran; i++)
+			ran = jobs[i].done && jobs[i].started && !strcmp(jobs[i].name, name);
+		if (ran)
+			continue;
+		if (nlines == cap)
+			lines = xrealloc(lines, (cap *= 2) * sizeof(*lines));
+		lines[nlines++] = (struct duration_line){ xstrdup(name), secs };
+	}
+	if (old)
+		fclose(old);
+	qsort(lines, nlines, sizeof(*lines), by_duration_name);
+	sb_puts(&b, header);
+	for (size_t i = 0; i < nlines; i++) {
+		sb_printf(&b, "%s %.3f\n", lines[i].name, lines[i].secs);
+		free(lines[i].name);
+	}
+	free(lines);
 	err = write_file_atomic(path, b.s, b.len);
 	sb_free(&b);
 	return err;

@@ -54,8 +54,10 @@ int record_baseline(const char *path, const struct job *jobs, size_t n,
 		    const struct selection *sel, bool filtered, const char *header,
 		    char *err, size_t errlen);
 /*
- * durations.txt: "<area>/<binary> <seconds>" per binary that ran, sorted.
- * The next run in the same results directory starts the longest first.
+ * durations.txt: "<area>/<binary> <seconds>" per binary that ran, sorted,
+ * and the earlier lines of the binaries this run did not run (a run of a
+ * few keeps what a full run measured). The next run in the same results
+ * directory starts the longest first.
  */
 int write_durations(const char *path, const struct job *jobs, size_t n, const char *header);
 /* Set each job's last_s from a durations.txt (-1 where it has none; a line it cannot read is ignored). */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf_event_open() and the attr builders. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
@@ -290,6 +292,152 @@ int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func)
 	return -ENOSPC;
 }
 
+/* The uprobe events pc_calls_keep() defined, and the process that owns them. */
+#define CALLS_GROUP "perfconf_"
+static struct kept_calls {
+	const void *func;
+	long id;
+	int fd;
+} kept_calls[8];
+static size_t nkept_calls;
+static pid_t kept_calls_owner;
+
+/* Write one command to tracefs's uprobe_events. 0 or -errno. */
+static int uprobe_events_write(const char *command)
+{
+	const char *tracefs = pc_tracefs();
+	char path[256];
+	int fd, err = 0;
+
+	if (!tracefs)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/uprobe_events", tracefs);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, command, strlen(command)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static void calls_unkeep(void)
+{
+	char command[64];
+
+	if (getpid() != kept_calls_owner)
+		return;		/* a child that called exit(): the events are its parent's */
+	for (size_t i = 0; i < nkept_calls; i++) {
+		close(kept_calls[i].fd);
+		snprintf(command, sizeof(command), "-:" CALLS_GROUP "%d/calls_%zu\n", (int)kept_calls_owner, i);
+		uprobe_events_write(command);
+	}
+	nkept_calls = 0;
+}
+
+int pc_calls_keep(const void *func)
+{
+	char path[PATH_MAX], command[PATH_MAX + 128], group[32], name[32];
+	struct perfconf_attr attr;
+	uint64_t offset;
+	int err;
+
+	if (kept_calls_owner && kept_calls_owner != getpid())
+		return -EPERM;		/* kept by the parent: a child adds none */
+	if (nkept_calls == sizeof(kept_calls) / sizeof(kept_calls[0]))
+		return -ENOSPC;
+	err = file_offset_of(func, path, sizeof(path), &offset);
+	if (err)
+		return err;
+	if (strpbrk(path, " \t"))
+		return -EINVAL;		/* uprobe_events splits its words at blanks */
+	snprintf(group, sizeof(group), CALLS_GROUP "%d", (int)getpid());
+	snprintf(name, sizeof(name), "calls_%zu", nkept_calls);
+	/* one an earlier image of this pid left (an exec before its exit ran) */
+	snprintf(command, sizeof(command), "-:%s/%s\n", group, name);
+	uprobe_events_write(command);
+	snprintf(command, sizeof(command), "p:%s/%s %s:0x%llx\n", group, name, path,
+		 (unsigned long long)offset);
+	err = uprobe_events_write(command);
+	if (err)
+		return err;
+	if (!kept_calls_owner) {
+		kept_calls_owner = getpid();
+		atexit(calls_unkeep);
+	}
+	long id = pc_tracepoint_id(group, name);
+	int fd = -1;
+
+	if (id >= 0) {
+		attr = pc_attr(PERF_TYPE_TRACEPOINT, (uint64_t)id);
+		attr.disabled = 1;
+		fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	kept_calls[nkept_calls++] = (struct kept_calls){ func, id, fd };
+	if (id < 0 || fd < 0) {
+		calls_unkeep();	/* keep none rather than a probe no one holds */
+		return id < 0 ? (int)id : fd;
+	}
+	return 0;
+}
+
+int pc_attr_calls(struct perfconf_attr *out, const void *func)
+{
+	for (size_t i = 0; i < nkept_calls; i++) {
+		if (kept_calls[i].func == func) {
+			pc_depends("pmu.uprobe");	/* the same fact as the PMU's */
+			*out = pc_attr(PERF_TYPE_TRACEPOINT, (uint64_t)kept_calls[i].id);
+			return 0;
+		}
+	}
+	return pc_attr_uprobe_on(out, func);
+}
+
+/* Whether a process that keeps calls is alive (a zombie has closed its fds). */
+static bool calls_owner_alive(long pid)
+{
+	char path[64], stat[512] = "", *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(stat, sizeof(stat), f))
+		stat[0] = '\0';
+	fclose(f);
+	p = strrchr(stat, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+int pc_calls_remove_dead(void)
+{
+	const char *tracefs = pc_tracefs();
+	char path[256], line[PATH_MAX + 128], command[128];
+	int removed = 0;
+	FILE *events;
+
+	if (!tracefs)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/uprobe_events", tracefs);
+	events = fopen(path, "re");
+	if (!events)
+		return errno == ENOENT ? 0 : -errno;
+	while (fgets(line, sizeof(line), events)) {
+		char event[96];
+		long pid;
+
+		/* "p:perfconf_<pid>/calls_<n> <path>:0x<offset>" */
+		if (sscanf(line, "%*c:" CALLS_GROUP "%ld/%95s", &pid, event) != 2 || calls_owner_alive(pid))
+			continue;
+		snprintf(command, sizeof(command), "-:" CALLS_GROUP "%ld/%s\n", pid, event);
+		if (uprobe_events_write(command) == 0)
+			removed++;
+	}
+	fclose(events);
+	return removed;
+}
+
 /* read() exactly len bytes: 0, or -errno (-ENODATA for EOF, -EIO when short). */
 static int read_exactly(int fd, void *buf, size_t len)
 {
@@ -373,7 +521,7 @@ struct perfconf_attr pc_attr_kernel_sampling(uint64_t sample_type)
 
 int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint64_t sample_type)
 {
-	int err = pc_attr_uprobe_on(out, func);
+	int err = pc_attr_calls(out, func);
 
 	if (err)
 		return err;

@@ -133,6 +133,35 @@ int pc_attr_uprobe(struct perfconf_attr *out, const void *func, char *path, size
 int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func);
 
 /*
+ * Counting every call of func, for a case whose subject is something else
+ * (a flag, inheritance, a redirection): opening and closing a uprobe PMU
+ * event creates and destroys a probe and waits for RCU grace periods
+ * (about 80 ms a case, serialized machine-wide on event_mutex), so a
+ * binary keeps one probe per function instead.
+ *
+ * pc_calls_keep(func), in the harness's process before the first case
+ * forks (PERFCONF_KEEP_CALLS, perfconf.h): defines a uprobe event on func
+ * in tracefs (group perfconf_<pid>) and keeps it registered with a
+ * disabled counter on this task for the life of the process; at exit the
+ * counter is closed and the event removed. 0 or -errno (not root, no
+ * tracefs or uprobe events: nothing is kept).
+ *
+ * pc_attr_calls(out, func): the attr of a counter of every call of func, in
+ * whichever task makes it (0 = disabled): that kept event
+ * (PERF_TYPE_TRACEPOINT) where this process kept one, else the uprobe PMU
+ * (pc_attr_uprobe_on). Both are the kernel's uprobe tracing event, counted
+ * and sampled alike. 0 or -errno as pc_attr_uprobe_on.
+ *
+ * pc_calls_remove_dead(): removes the events that processes now dead left
+ * in tracefs (a binary killed before its exit ran). Mounts tracefs in a
+ * private mount namespace when it is not mounted, so a runner calls it in
+ * a child. The number removed, or -errno.
+ */
+int pc_calls_keep(const void *func);
+int pc_attr_calls(struct perfconf_attr *out, const void *func);
+int pc_calls_remove_dead(void);
+
+/*
  * Every attr builder is declared here; event/hw.c, kprobe.c and regs.c
  * implement those of their PMU.
  *

@@ -165,7 +165,7 @@ int pc_sigtrap_since(void)
 
 int pc_sigtrap_uprobe(struct perfconf_attr *out, const void *func, uint64_t period)
 {
-	int err = pc_attr_uprobe_on(out, func);
+	int err = pc_attr_calls(out, func);
 
 	if (err)
 		return err;

@@ -21,6 +21,8 @@
 #define FIELD exclude_callchain_user
 #include "exclude_callchain_count.h"	/* count_unchanged */
 
+PERFCONF_KEEP_CALLS(pc_probe)
+
 /*
  * Exactly FAULTS kernel-mode page-fault samples into cap (or the case
  * fails), with their callchain.

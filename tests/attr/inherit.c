@@ -38,6 +38,9 @@ static __attribute__((__noinline__, __noipa__, used)) void other_target(void)
 	__asm__ volatile("" ::: "memory");
 }
 
+PERFCONF_KEEP_CALLS(pc_work_target)
+PERFCONF_KEEP_CALLS(other_target)
+
 static void other_calls(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
@@ -64,7 +67,7 @@ static pid_t child_calls(unsigned long n, unsigned long m)
 
 /* A uprobe counter on fn into attr; SKIP when there is no uprobe PMU. */
 #define UPROBE_ON(attr, fn, inh) do { \
-	UPROBE_ATTR(&(attr), fn); \
+	CALLS_ATTR(&(attr), fn); \
 	(attr).inherit = (inh); \
 } while (0)
 

@@ -20,6 +20,8 @@
 #include "work/family.h"
 #include "perfconf.h"
 
+PERFCONF_KEEP_CALLS(pc_work_target)
+
 FIXTURE(family) {
 	int anchor;
 	struct pc_capture cap;
@@ -40,7 +42,7 @@ FIXTURE_SETUP(family)
 
 	self->anchor = -1;
 	self->cap.fd = -1;
-	UPROBE_ATTR(&attr, pc_work_target);
+	CALLS_ATTR(&attr, pc_work_target);
 	attr.inherit = 1;
 	attr.inherit_stat = variant->inherit_stat;
 	attr.read_format = READ_FORMAT;

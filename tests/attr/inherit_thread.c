@@ -21,6 +21,8 @@
 #include "perfconf.h"
 #include "work/attr_probe.h"
 
+PERFCONF_KEEP_CALLS(pc_work_target)
+
 FIXTURE(thread_only) {
 	int fd;
 	int anchor;
@@ -32,7 +34,7 @@ FIXTURE_SETUP(thread_only)
 
 	self->fd = -1;
 	self->anchor = -1;
-	UPROBE_ATTR(&attr, pc_work_target);
+	CALLS_ATTR(&attr, pc_work_target);
 	attr.inherit = 1;
 	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "a uprobe event");
 	attr.inherit_thread = 1;

@@ -16,6 +16,8 @@
 #define GPRS_AT_ONCE
 #include "sample_regs_mask.h"
 
+PERFCONF_KEEP_CALLS(pc_probe)
+
 /*
  * A sample taken in the kernel holds the kernel's registers: IP is the
  * sample's IP and, like SP, lies outside every mapping of this process,

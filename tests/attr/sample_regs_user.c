@@ -60,6 +60,9 @@ static noinline __attribute__((noipa)) void probe_frame(volatile uint64_t *local
 	__asm__ volatile("" : : "r"(local) : "memory");
 }
 
+PERFCONF_KEEP_CALLS(probe_frame)
+PERFCONF_KEEP_CALLS(pc_probe)
+
 static void call_with_local(void *arg)
 {
 	volatile uint64_t local[4] = { 1, 2, 3, 4 };

@@ -71,6 +71,8 @@ static noinline __attribute__((noipa)) void probe_frame(volatile uint64_t *local
 	__asm__ volatile("" : : "r"(local) : "memory");
 }
 
+PERFCONF_KEEP_CALLS(probe_frame)
+
 struct frame {
 	uintptr_t local;
 	uint64_t marker[MARKER_WORDS];

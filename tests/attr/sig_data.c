@@ -22,6 +22,9 @@
 #include "perfconf.h"
 #include "work/sigtrap.h"
 
+PERFCONF_KEEP_CALLS(pc_work_target)
+PERFCONF_KEEP_CALLS(pc_work_touch)
+
 static void call_target(void)
 {
 	pc_work_calls(1);

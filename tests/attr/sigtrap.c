@@ -34,6 +34,8 @@
 #include "work/faults.h"
 #include "work/sigtrap.h"
 
+PERFCONF_KEEP_CALLS(pc_work_target)
+
 /* An execute breakpoint on pc_work_target that traps every `period` calls: for the opens. */
 static struct perfconf_attr trap_on_calls(uint64_t period)
 {

@@ -24,12 +24,14 @@
 #include "work/affinity.h"
 #include "perfconf.h"
 
+PERFCONF_KEEP_CALLS(pc_work_target)
+
 #define CALLS 100
 #define FMT (PERF_FORMAT_GROUP | PERF_FORMAT_ID)
 
 /* A counter (sampling when `sample`) on pc_work_target into *attr; SKIP without uprobes. */
 #define TARGET_ATTR(attr, sample) do { \
-	UPROBE_ATTR(&(attr), pc_work_target); \
+	CALLS_ATTR(&(attr), pc_work_target); \
 	if (sample) { \
 		(attr).sample_period = 1; \
 		(attr).sample_type = PERF_SAMPLE_IDENTIFIER; \

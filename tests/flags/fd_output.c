@@ -25,12 +25,14 @@
 #include "work/affinity.h"
 #include "perfconf.h"
 
+PERFCONF_KEEP_CALLS(pc_work_target)
+
 #define CALLS 100
 #define FMT (PERF_FORMAT_GROUP | PERF_FORMAT_ID)
 
 /* A sampling event (period 1, IDENTIFIER) on pc_work_target into *attr; SKIP without uprobes. */
 #define SAMPLER(attr) do { \
-	UPROBE_ATTR(&(attr), pc_work_target); \
+	CALLS_ATTR(&(attr), pc_work_target); \
 	(attr).sample_period = 1; \
 	(attr).sample_type = PERF_SAMPLE_IDENTIFIER; \
 	(attr).read_format = FMT; \
