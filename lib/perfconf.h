@@ -184,6 +184,21 @@
 } while (0)
 
 /*
+ * At file scope, once per tracepoint a binary's cases open: the harness's
+ * process keeps it registered with perf for the binary's life
+ * (pc_tracepoint_keep), so that closing a case's last event on it does not
+ * wait for an RCU grace period. Not in images exec'd as a workload, nor
+ * without root.
+ *	PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+ */
+#define PERFCONF_KEEP_TRACEPOINT(sys, name) \
+	__attribute__((constructor)) static void perfconf_keep_##sys##_##name(void) \
+	{ \
+		if (geteuid() == 0 && !getenv(PC_EXEC_WORK_ENV)) \
+			pc_tracepoint_keep(pc_tracepoint_id(#sys, #name)); \
+	}
+
+/*
  * A counter of every call of func, a noinline function of this test, into
  * *attr (pc_attr_calls): for a case whose subject is something else, the
  * uprobe this binary keeps (PERFCONF_KEEP_CALLS), else a uprobe PMU event;

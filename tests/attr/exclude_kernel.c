@@ -23,6 +23,9 @@
 #define FIELD exclude_kernel
 #include "exclude_faults.h"
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+PERFCONF_KEEP_TRACEPOINT(task, task_rename)
+
 TEST(user_faults_counted)
 {
 	EXPECT_EQ(N, faults_counted(pc_user_faults_work, 1));

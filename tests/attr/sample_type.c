@@ -317,6 +317,8 @@ TEST(ip_tid_addr)
 
 #include <time.h>	/* cpu_and_time reads CLOCK_MONOTONIC */
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+
 static uint64_t mono_ns(void)
 {
 	struct timespec t;

@@ -8,6 +8,8 @@
 
 #include "perfconf.h"
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+
 TEST(sys_enter_getppid)
 {
 	struct perfconf_attr attr;

@@ -16,6 +16,8 @@
 
 #include "work/measure.h"
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+
 #define CALLS 7
 
 TEST(disable_stops_the_count_and_keeps_the_value)

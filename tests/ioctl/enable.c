@@ -14,6 +14,8 @@
 
 #include <sys/ioctl.h>
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+
 #define CALLS 7
 
 /* The tracepoint counter, disabled, with time_enabled in its reads. */

@@ -22,6 +22,8 @@
 
 #include <sys/ioctl.h>
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+
 #define MEMBERS 3
 #define CALLS 6
 #define BIT1 (1U << 1)		/* a flag no kernel defines */

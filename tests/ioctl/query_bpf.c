@@ -37,6 +37,8 @@
 
 #include "work/bpf.h"
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getsid)
+
 #define EVENTS 3	/* events, each with a program */
 #define MAX_PROGS 64	/* BPF_TRACE_MAX_PROGS */
 #define UNTOUCHED 0xdeadbeefu

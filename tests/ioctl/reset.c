@@ -13,6 +13,8 @@
 
 #include <sys/ioctl.h>
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+
 #define CALLS 7
 
 FIXTURE(reset) {

@@ -41,6 +41,8 @@
 #include "work/faults.h"
 #include "work/measure.h"
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getpgid)
+
 #define N 8
 #define FAULTS 8
 

@@ -39,6 +39,8 @@
 
 #include "work/measure.h"
 
+PERFCONF_KEEP_TRACEPOINT(task, task_rename)
+
 #define KEEP 3		/* renames to "pc-keep" */
 #define DROP 5		/* renames to "pc-drop" */
 

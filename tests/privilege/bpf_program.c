@@ -43,16 +43,7 @@ static void find_tracepoint(struct __test_metadata *_metadata)
 	GETPPID_TRACEPOINT(&counter);
 }
 
-/*
- * Closing a tracepoint's last event costs an RCU grace period per case:
- * the harness's process keeps it registered (pc_tracepoint_keep). Not in
- * images exec'd as a workload, nor without root.
- */
-__attribute__((constructor)) static void keep_tracepoint(void)
-{
-	if (geteuid() == 0 && !getenv(PC_EXEC_WORK_ENV))
-		pc_tracepoint_keep(pc_tracepoint_id("syscalls", "sys_enter_getppid"));
-}
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
 
 /* The counter counts until the program is attached, then drops every hit. */
 static void expect_dropped(struct __test_metadata *_metadata, int fd, const struct pc_bpf_prog *prog)

@@ -28,6 +28,8 @@
 #include "perfconf.h"
 #include "work/faults.h"
 
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+
 #define MEM_NA_OLD (PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) | \
 		    PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA))
 #define MEM_NA_NEW (MEM_NA_OLD | PERF_MEM_S(LVLNUM, NA))
