@@ -391,13 +391,19 @@ struct sched {
 	double last_at;
 };
 
-/* Exclusive binaries first, then longer before shorter, unknown (new) first. */
+/*
+ * Exclusive binaries first, then those that change global state (one at a
+ * time per state, so their chain starts early), then longer before shorter,
+ * unknown (new) first.
+ */
 static int start_before(const void *a, const void *b)
 {
 	const struct job *x = *(struct job *const *)a, *y = *(struct job *const *)b;
 
 	if (x->exclusive != y->exclusive)
 		return x->exclusive ? -1 : 1;
+	if (!x->writes.n != !y->writes.n)
+		return x->writes.n ? -1 : 1;
 	if (x->last_s != y->last_s)
 		return x->last_s < 0 ? -1 : y->last_s < 0 ? 1 : x->last_s > y->last_s ? -1 : 1;
 	return x->num - y->num;
@@ -406,6 +412,21 @@ static int start_before(const void *a, const void *b)
 static bool active(const struct job *j)
 {
 	return j->started && !j->done;
+}
+
+/* Whether a writes global state that b reads or writes. */
+static bool writes_what_it_uses(const struct job *a, const struct job *b)
+{
+	for (size_t i = 0; i < a->writes.n; i++)
+		if (job_declares(b, a->writes.v[i], false))
+			return true;
+	return false;
+}
+
+/* Whether x and y may not run side by side. */
+bool exec_conflict(const struct job *x, const struct job *y)
+{
+	return x->exclusive || y->exclusive || writes_what_it_uses(x, y) || writes_what_it_uses(y, x);
 }
 
 static void add_once(struct strv *s, const char *str)
@@ -728,18 +749,27 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 		size_t np = 0;
 		double now;
 
-		while (!exclusive && next < n && running < max_jobs) {
-			struct job *j = order[next];
+		/* In order, each that conflicts with none running; nothing passes an exclusive one. */
+		for (size_t k = next; !exclusive && k < n && running < max_jobs; k++) {
+			struct job *j = order[k];
+			bool clash = false;
 
+			if (j->started)
+				continue;
 			if (j->exclusive && running > 0)
 				break;
+			for (size_t i = 0; i < n && !clash; i++)
+				clash = active(&jobs[i]) && exec_conflict(j, &jobs[i]);
+			if (clash)
+				continue;
 			check_health(&s);
-			next++;
 			running++;
 			start_job(j);
 			if (j->exclusive)
 				exclusive = true;
 		}
+		while (next < n && order[next]->started)
+			next++;
 
 		pfd[np].fd = sigfd;
 		pfd[np++].events = POLLIN;

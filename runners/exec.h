@@ -7,6 +7,7 @@
 #ifndef PERFCONF_RUNNER_EXEC_H
 #define PERFCONF_RUNNER_EXEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "health.h"
@@ -29,15 +30,24 @@ int exec_cleanup_stale(void);
 typedef void (*job_done_fn)(void *ctx, struct job *j);
 
 /*
- * Run the jobs, at most max_jobs at a time; an exclusive job waits for the
- * others to finish and runs alone. They are numbered in the order given
- * (j->num), and started so that the run ends soonest: the exclusive ones
- * first, back to back, then the others longest first by j->last_s (the
- * last run's duration; unknown, negative, counts as longest), so that no
- * long binary is left running alone at the end and no exclusive one waits
- * for the pool to drain in the middle. done() is called as each
- * finishes. Returns 0, or the signal (SIGINT, SIGTERM, SIGHUP) that
- * stopped the run after killing what was running.
+ * Whether two binaries may not run side by side: either is exclusive, or
+ * one writes global state (PERFCONF_META writes=) the other reads or writes.
+ */
+bool exec_conflict(const struct job *x, const struct job *y);
+
+/*
+ * Run the jobs, at most max_jobs at a time, never two that conflict side
+ * by side; an exclusive job waits for the others to finish and runs alone.
+ * They are numbered in the order given (j->num), and started so that the
+ * run ends soonest: the exclusive ones first, back to back, then those
+ * that write global state (so that each state's writers, one at a time,
+ * start early), then the others, each group longest first by j->last_s
+ * (the last run's duration; unknown, negative, counts as longest); a job
+ * that conflicts with a running one is passed over until it no longer
+ * does. So no long binary is left running alone at the end and no
+ * exclusive one waits for the pool to drain in the middle. done() is
+ * called as each finishes. Returns 0, or the signal (SIGINT, SIGTERM,
+ * SIGHUP) that stopped the run after killing what was running.
  */
 int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 	     job_done_fn done, void *ctx);

@@ -19,11 +19,25 @@
 #include "baseline.h"
 #include "job.h"
 
+/* Whether j declares key among what it writes (or, for a read, reads or writes). */
+bool job_declares(const struct job *j, const char *key, bool write)
+{
+	for (size_t i = 0; i < j->writes.n; i++)
+		if (!strcmp(j->writes.v[i], key))
+			return true;
+	for (size_t i = 0; i < j->reads.n && !write; i++)
+		if (!strcmp(j->reads.v[i], key))
+			return true;
+	return false;
+}
+
 void job_free(struct job *j)
 {
 	free(j->name);
 	free(j->path);
 	free(j->timeout_from);
+	strv_free(&j->reads);
+	strv_free(&j->writes);
 	free(j->tmpdir);
 	free(j->spawn_error);
 	tap_free(&j->tap);
@@ -129,8 +143,14 @@ void job_outcome(struct job *j)
 			j->leaked == 1 ? "" : "es");
 	if (j->pipe_abandoned)
 		problem(j, ST_ERROR, &why, "a process outside its session kept its output open");
-	if (j->sysctls_left && !j->exclusive)
-		problem(j, ST_ERROR, &why, "changed a sysctl without PERFCONF_META(\"exclusive\")");
+	for (int w = 0; w < 2 && !j->exclusive; w++) {
+		const struct strv *did = w ? &j->tap.wrote : &j->tap.read;
+
+		for (size_t i = 0; i < did->n; i++)
+			if (!job_declares(j, did->v[i], w))
+				problem(j, ST_ERROR, &why, "%s %s without declaring it: PERFCONF_META(\"%s=%s\")",
+					w ? "changed" : "read", did->v[i], w ? "writes" : "reads", did->v[i]);
+	}
 	if (j->sysctls_left)
 		strv_addf(&j->notes, "left %d sysctl%s changed: the runner restored %s", j->sysctls_left,
 			  j->sysctls_left == 1 ? "" : "s", j->sysctls_left == 1 ? "it" : "them");

@@ -52,6 +52,21 @@ static void emit_all(struct run *r, char *text)
 	emit(r, all);
 }
 
+/* " reads=a,b" or " writes=a", as PERFCONF_META declares them, or "". */
+static const char *state_words(const struct job *j, bool writes)
+{
+	static char buf[2][256];
+	const struct strv *keys = writes ? &j->writes : &j->reads;
+	char *b = buf[writes];
+	size_t used = 0;
+
+	b[0] = 0;
+	for (size_t i = 0; i < keys->n && used < sizeof(buf[0]); i++)
+		used += snprintf(b + used, sizeof(buf[0]) - used, "%s%s", i ? "," : writes ? " writes=" : " reads=",
+				 keys->v[i]);
+	return b;
+}
+
 static void job_done(void *ctx, struct job *j)
 {
 	struct run *r = ctx;
@@ -61,7 +76,7 @@ static void job_done(void *ctx, struct job *j)
 	 * Global state goes back as soon as a binary is done, so that the
 	 * next ones run on the machine's own settings.
 	 */
-	restored = pc_sysctl_restore_all();
+	restored = pc_sysctl_restore_owned(j->pid);
 	if (restored > 0)
 		j->sysctls_left = restored;
 	else if (restored < 0)
@@ -137,6 +152,10 @@ static int rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 			one = (struct job){ .name = xstrdup(from->name), .path = xstrdup(from->path),
 					    .timeout = from->timeout, .timeout_from = xstrdup(from->timeout_from),
 					    .exclusive = from->exclusive, .last_s = -1, .fd = -1 };
+			for (size_t w = 0; w < from->reads.n; w++)
+				strv_add(&one.reads, from->reads.v[w]);
+			for (size_t w = 0; w < from->writes.n; w++)
+				strv_add(&one.writes, from->writes.v[w]);
 			h->keep_all = true;
 			stop = exec_run(&one, 1, 1, h, rerun_done, NULL);
 			h->keep_all = false;
@@ -256,8 +275,9 @@ int cmd_run(struct opts *o)
 	if (o->list) {
 		for (size_t i = 0; i < n; i++) {
 			if (o->verbose)
-				printf("%-40s timeout=%gs (%s)%s\n", jobs[i].name, jobs[i].timeout,
-				       jobs[i].timeout_from, jobs[i].exclusive ? " exclusive" : "");
+				printf("%-40s timeout=%gs (%s)%s%s%s\n", jobs[i].name, jobs[i].timeout,
+				       jobs[i].timeout_from, jobs[i].exclusive ? " exclusive" : "",
+				       state_words(&jobs[i], false), state_words(&jobs[i], true));
 			else
 				printf("%s\n", jobs[i].name);
 		}
@@ -519,9 +539,14 @@ int cmd_run(struct opts *o)
 	}
 
 	{
-		/* What bounds the run's time, whatever -j: the exclusive binaries and the longest other one. */
-		double alone = 0, longest = -1;
-		size_t nalone = 0, at = 0;
+		/*
+		 * What bounds the run's time, whatever -j: the exclusive binaries,
+		 * then the longer of the longest other one and the writers of one
+		 * state, which run one at a time.
+		 */
+		double alone = 0, longest = -1, chain = 0;
+		size_t nalone = 0, at = 0, nchain = 0;
+		const char *chain_key = NULL;
 		char *l, *other;
 
 		for (size_t i = 0; i < n; i++) {
@@ -536,9 +561,30 @@ int cmd_run(struct opts *o)
 				longest = d;
 				at = i;
 			}
+			for (size_t w = 0; w < jobs[i].writes.n && !jobs[i].exclusive; w++) {
+				const char *key = jobs[i].writes.v[w];
+				double sum = 0;
+				size_t count = 0;
+
+				for (size_t k = 0; k < n; k++) {
+					if (jobs[k].started && !jobs[k].exclusive && job_declares(&jobs[k], key, true)) {
+						sum += jobs[k].end - jobs[k].start;
+						count++;
+					}
+				}
+				if (sum > chain) {
+					chain = sum;
+					nchain = count;
+					chain_key = key;
+				}
+			}
 		}
-		other = longest < 0 ? xstrdup("no other binary")
-				    : xasprintf("the longest other, %s, %.2f s", jobs[at].name, longest);
+		if (chain_key && chain > longest)
+			other = xasprintf("the %zu writer%s of %s, one at a time, %.2f s", nchain, nchain == 1 ? "" : "s",
+					  chain_key, chain);
+		else
+			other = longest < 0 ? xstrdup("no other binary")
+					    : xasprintf("the longest other, %s, %.2f s", jobs[at].name, longest);
 		l = xasprintf("critical path: %zu exclusive binar%s %.2f s, alone; %s; durations.txt", nalone,
 			      nalone == 1 ? "y" : "ies", alone, other);
 		ktap_diag(&tail, "", l);

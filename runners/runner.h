@@ -31,7 +31,8 @@ struct job {
 	char *path;		/* absolute path */
 	double timeout;		/* seconds */
 	char *timeout_from;	/* "default", "--timeout", "timeouts.conf:3", "PERFCONF_META" */
-	bool exclusive;
+	bool exclusive;		/* beside nothing */
+	struct strv reads, writes;	/* the global state it declares (PERFCONF_META reads=, writes=) */
 	double last_s;		/* its duration in the last run (durations.txt), or -1 */
 
 	/* exec.c */
@@ -65,5 +66,7 @@ struct job {
 };
 
 void job_free(struct job *j);
+/* Whether j declares key among what it writes (write) or among what it reads or writes. */
+bool job_declares(const struct job *j, const char *key, bool write);
 
 #endif

@@ -52,6 +52,8 @@ void tap_free(struct tap *t)
 	for (size_t i = 0; i < TAP_TAIL; i++)
 		free(t->tail[i]);
 	strv_free(&t->problems);
+	strv_free(&t->read);
+	strv_free(&t->wrote);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -312,6 +314,17 @@ static void process_line(struct tap *t, char *line)
 				dup |= !strcmp(t->pending.deps.v[i], fact);
 			if (!dup && strcspn(fact, " \t=") == strlen(fact))
 				strv_add(&t->pending.deps, fact);
+		}
+		if (!strncmp(line, "# READS ", 8) || !strncmp(line, "# WRITES ", 9)) {
+			bool writes = line[2] == 'W';
+			const char *key = line + (writes ? 9 : 8);
+			struct strv *said = writes ? &t->wrote : &t->read;
+			bool dup = false;
+
+			for (size_t i = 0; i < said->n; i++)
+				dup |= !strcmp(said->v[i], key);
+			if (!dup && *key && strcspn(key, " \t=,") == strlen(key))
+				strv_add(said, key);
 		}
 		if (!strncmp(line, "# CAUSE ", 8) && line[8]) {
 			free(t->pending_cause);

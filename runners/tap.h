@@ -52,6 +52,7 @@ struct tap {
 
 	size_t bytes, lines;
 	struct strv problems;	/* malformed observations and the like */
+	struct strv read, wrote;	/* the global state it said it read and changed ("# READS <key>") */
 };
 
 void tap_init(struct tap *t);

@@ -110,27 +110,3 @@ int pc_kernel_read_long(const char *path, long *value)
 	return ok ? 0 : -EINVAL;
 }
 
-int pc_perf_sysctls(struct pc_perf_sysctls *out)
-{
-	static const struct {
-		const char *path;
-		size_t offset;
-	} files[] = {
-		{ "perf_event_paranoid", offsetof(struct pc_perf_sysctls, paranoid) },
-		{ "perf_event_max_sample_rate", offsetof(struct pc_perf_sysctls, max_sample_rate) },
-		{ "perf_event_mlock_kb", offsetof(struct pc_perf_sysctls, mlock_kb) },
-		{ "perf_event_max_stack", offsetof(struct pc_perf_sysctls, max_stack) },
-		{ "perf_event_max_contexts_per_stack",
-		  offsetof(struct pc_perf_sysctls, max_contexts_per_stack) },
-		{ "perf_cpu_time_max_percent", offsetof(struct pc_perf_sysctls, cpu_time_max_percent) },
-	};
-	char path[128];
-
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", files[i].path);
-		int err = pc_kernel_read_long(path, (long *)((char *)out + files[i].offset));
-		if (err)
-			return err;
-	}
-	return 0;
-}

@@ -33,14 +33,4 @@ int pc_cpus_online(void);
  */
 int pc_kernel_read_long(const char *path, long *value);
 
-struct pc_perf_sysctls {
-	long paranoid;
-	long max_sample_rate;
-	long mlock_kb;
-	long max_stack;
-	long max_contexts_per_stack;
-	long cpu_time_max_percent;
-};
-int pc_perf_sysctls(struct pc_perf_sysctls *out);	/* 0 or -errno */
-
 #endif

@@ -8,6 +8,7 @@
 #include "host/kernel.h"
 #include "host/observe.h"
 #include "host/paranoid.h"
+#include "host/sysctl.h"
 
 bool pc_paranoid_perfmon_capable(const struct pc_identity *id, int kver)
 {
@@ -112,7 +113,7 @@ int pc_paranoid(void)
 
 	/* A case that reads the machine's own level depends on it (and on what 3 means). */
 	pc_depends("paranoid");
-	if (pc_kernel_read_long("/proc/sys/kernel/perf_event_paranoid", &v))
+	if (pc_sysctl_get(PC_PARANOID_SYSCTL, &v))
 		return INT_MIN;
 	if (v >= 3)
 		pc_depends("paranoid3");

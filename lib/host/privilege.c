@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "abi/abi.h"
+#include "host/paranoid.h"
 #include "host/privilege.h"
+#include "host/sysctl.h"
 
 #define NOBODY .uid = PC_NOBODY
 #define CAPS(...) .caps = { __VA_ARGS__ }, .ncaps = sizeof((cap_value_t[]){ __VA_ARGS__ }) / sizeof(cap_value_t)
@@ -79,6 +81,9 @@ int pc_identity_become(const struct pc_identity *id)
 
 	if (geteuid() != 0)
 		return -EPERM;
+	/* What an identity without both may open, perf_event_paranoid decides. */
+	if (!pc_identity_has(id, CAP_PERFMON) || !pc_identity_has(id, CAP_SYS_ADMIN))
+		pc_sysctl_note(false, PC_PARANOID_SYSCTL);
 	want = expected_caps(id);
 	iab = cap_iab_init();		/* nothing inheritable or ambient, the bounding set kept */
 	if (!want || !iab) {

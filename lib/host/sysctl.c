@@ -28,6 +28,7 @@
 struct entry {
 	char name[MAX_NAME];
 	long value;
+	long owner;	/* the session of the binary that saved it, 0 when not told */
 };
 
 static const char *state_dir(void)
@@ -126,7 +127,8 @@ const char *pc_sysctl_cpu_online(int cpu, char *buf, size_t len)
 	return buf;
 }
 
-int pc_sysctl_get(const char *name, long *value)
+/* The value, without telling the runner of a read (pc_sysctl_get does). */
+static int read_value(const char *name, long *value)
 {
 	char path[PATH_MAX], buf[64], *end;
 	ssize_t n;
@@ -148,6 +150,47 @@ int pc_sysctl_get(const char *name, long *value)
 	if (errno || end == buf || (*end && *end != '\n'))
 		return -EINVAL;
 	return 0;
+}
+
+int pc_sysctl_get(const char *name, long *value)
+{
+	pc_sysctl_note(false, name);
+	return read_value(name, value);
+}
+
+const char *pc_sysctl_key(const char *name, char *buf, size_t len)
+{
+	const char *slash = strrchr(name, '/');
+
+	snprintf(buf, len, "%s", cpu_online_name(name) ? "cpu_online" : slash ? slash + 1 : name);
+	return buf;
+}
+
+void pc_sysctl_note(bool writes, const char *name)
+{
+	static char said[16][MAX_NAME + 8];	/* what this process told already */
+	static pid_t said_by;
+	static size_t nsaid;
+	char key[MAX_NAME], line[MAX_NAME + 16];
+	int saved = errno, n;
+
+	if (!getenv(PC_RUNNER_PID_ENV))
+		return;		/* not a binary the runner started: no one to tell */
+	n = snprintf(line, sizeof(line), "# %s %s\n", writes ? "WRITES" : "READS",
+		     pc_sysctl_key(name, key, sizeof(key)));
+	/* Once per process: the harness forks each case, its child starts over. */
+	if (said_by != getpid()) {
+		said_by = getpid();
+		nsaid = 0;
+	}
+	for (size_t i = 0; i < nsaid; i++)
+		if (!strcmp(said[i], line))
+			return;
+	if (nsaid < sizeof(said) / sizeof(said[0]))
+		strcpy(said[nsaid++], line);
+	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
+		perror("sysctl note");
+	errno = saved;
 }
 
 static int sysctl_write(const char *name, long value)
@@ -231,18 +274,18 @@ static int read_state(int fd, struct entry *e, int max)
 	}
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[MAX_NAME], rest[2];
-		long value;
+		long value, owner = 0;
+		int fields = sscanf(line, "%127s %ld %ld %1s", name, &value, &owner, rest);
 
 		lineno++;
-		if (count == max ||
-		    sscanf(line, "%127s %ld %1s", name, &value, rest) != 2 ||
-		    !valid_name(name)) {
-			fprintf(stderr, "%s:%d: malformed entry \"%s\" (expected \"<sysctl> <value>\")\n",
+		if (count == max || fields < 2 || fields > 3 || owner < 0 || !valid_name(name)) {
+			fprintf(stderr, "%s:%d: malformed entry \"%s\" (expected \"<sysctl> <value> [<session>]\")\n",
 				pc_sysctl_state_path(), lineno, line);
 			return -EINVAL;
 		}
 		snprintf(e[count].name, MAX_NAME, "%s", name);
 		e[count].value = value;
+		e[count].owner = owner;
 		count++;
 	}
 	return count;
@@ -254,7 +297,7 @@ static int write_state(int fd, const struct entry *e, int count)
 	size_t len = 0;
 
 	for (int i = 0; i < count; i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%s %ld\n", e[i].name, e[i].value);
+		len += snprintf(buf + len, sizeof(buf) - len, "%s %ld %ld\n", e[i].name, e[i].value, e[i].owner);
 	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
 	/*
@@ -280,7 +323,8 @@ int pc_sysctl_set(const char *name, long value)
 	int fd, n, err, i;
 	long orig;
 
-	err = pc_sysctl_get(name, &orig);
+	pc_sysctl_note(true, name);
+	err = read_value(name, &orig);
 	if (err)
 		return err;
 	fd = lock_state(1);
@@ -301,6 +345,7 @@ int pc_sysctl_set(const char *name, long value)
 		}
 		snprintf(e[n].name, MAX_NAME, "%s", name);
 		e[n].value = orig;
+		e[n].owner = getsid(0) > 0 ? getsid(0) : 0;
 		err = write_state(fd, e, n + 1);
 		if (err) {
 			close(fd);
@@ -341,6 +386,40 @@ int pc_sysctl_restore(const char *name)
 	}
 	unlink_if_empty(fd, err ? -1 : n);
 	return err;
+}
+
+int pc_sysctl_restore_owned(long session)
+{
+	struct entry e[MAX_ENTRIES];
+	int fd, n, kept = 0, restored = 0, err = 0;
+
+	fd = lock_state(0);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	n = read_state(fd, e, MAX_ENTRIES);
+	if (n < 0) {
+		close(fd);
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		int r = e[i].owner == session ? sysctl_write(e[i].name, e[i].value) : 1;
+
+		if (r < 0) {
+			fprintf(stderr, "%s: cannot restore %s to %ld: %s\n",
+				pc_sysctl_state_path(), e[i].name, e[i].value, strerror(-r));
+			err = r;
+		}
+		if (r)
+			e[kept++] = e[i];	/* another binary's, or kept for the next attempt */
+		else
+			restored++;
+	}
+	if (restored)
+		write_state(fd, e, kept);
+	unlink_if_empty(fd, kept);
+	return err ? err : restored;
 }
 
 int pc_sysctl_restore_all(void)

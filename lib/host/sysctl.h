@@ -10,19 +10,33 @@
  * /run/perfconf (tmpfs: it goes away with a reboot, as sysctl values do).
  *
  * State file format, one line per sysctl, under an flock:
- *	<name> <original value>
+ *	<name> <original value> <session>
+ * (session: the session id of the binary that saved it; the runner gives
+ * a binary's back as soon as it ends; a line without one is still read)
  * where name is the path under /proc/sys, e.g. "kernel/perf_event_paranoid",
  * or the one other global switch a test may flip, a CPU's hotplug state:
  * "/sys/devices/system/cpu/cpu<N>/online" (pc_sysctl_cpu_online()).
  *
- * A test binary that changes global state must declare
- * PERFCONF_META("exclusive") so the runner never runs it beside others.
+ * A binary declares the global state it changes and reads in PERFCONF_META
+ * (perfconf.h): "writes=perf_event_paranoid reads=perf_event_mlock_kb", a
+ * state's key being a sysctl's last path component or "cpu_online" (any
+ * CPU's hotplug state). The runner runs side by side only binaries whose
+ * declarations do not conflict (a writer beside no other reader or writer
+ * of its state), and fails a binary that reads or changes a state it did
+ * not declare: pc_sysctl_get() and pc_sysctl_set() tell it, as "# READS
+ * <key>" and "# WRITES <key>" lines (pc_sysctl_note), once per process.
+ * "exclusive" still means: beside nothing.
  */
 #ifndef PERFCONF_SYSCTL_H
 #define PERFCONF_SYSCTL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* The perf sysctls the suite reads (and record/throttle changes). */
+#define PC_MAX_SAMPLE_RATE_SYSCTL "kernel/perf_event_max_sample_rate"
+#define PC_MAX_STACK_SYSCTL "kernel/perf_event_max_stack"
+#define PC_MLOCK_KB_SYSCTL "kernel/perf_event_mlock_kb"
 
 /* Path of the state file (the directory is created on first save). */
 const char *pc_sysctl_state_path(void);
@@ -44,6 +58,17 @@ int pc_sysctl_get(const char *name, long *value);
 int pc_sysctl_set(const char *name, long value);
 /* The name under which pc_sysctl_set() takes cpu's online state (0 or 1). */
 const char *pc_sysctl_cpu_online(int cpu, char *buf, size_t len);
+/* The key of a sysctl or CPU online name in declarations, into buf. */
+const char *pc_sysctl_key(const char *name, char *buf, size_t len);
+/*
+ * Tell the runner this binary reads (or writes) the state of name: a line
+ * "# READS <key>" on stdout, once per process, only in a binary the runner
+ * started (PC_RUNNER_PID_ENV). pc_sysctl_get() and pc_sysctl_set() call it;
+ * so does whatever reads the state another way.
+ */
+void pc_sysctl_note(bool writes, const char *name);
+/* The environment variable the runner gives every binary it starts (its pid). */
+#define PC_RUNNER_PID_ENV "PERFCONF_RUNNER_PID"
 /* Restore one sysctl from the state file and drop its entry. 0, or -errno. */
 int pc_sysctl_restore(const char *name);
 /*
@@ -52,5 +77,11 @@ int pc_sysctl_restore(const char *name);
  * on stderr, and the file is kept for a human to look at.
  */
 int pc_sysctl_restore_all(void);
+/*
+ * Restore the entries a binary saved (its session: the runner's job pid)
+ * and leave the others, those of binaries still running. The number
+ * restored, or -errno (an entry it cannot restore is kept).
+ */
+int pc_sysctl_restore_owned(long session);
 
 #endif

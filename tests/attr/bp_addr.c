@@ -18,6 +18,8 @@
 #include "perfconf.h"
 #include "ring/sample_site.h"
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 #define N 12
 
 static volatile uint64_t first, second;

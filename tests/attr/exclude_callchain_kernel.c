@@ -23,6 +23,8 @@
 #define FIELD exclude_callchain_kernel
 #include "exclude_callchain_count.h"	/* count_unchanged */
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 PERFCONF_KEEP_CALLS(pc_probe)
 
 /*

@@ -23,6 +23,8 @@
 #define FIELD exclude_kernel
 #include "exclude_faults.h"
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
 PERFCONF_KEEP_TRACEPOINT(task, task_rename)
 

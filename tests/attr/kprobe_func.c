@@ -21,6 +21,8 @@
 #include "event/kprobe.h"
 #include "work/measure.h"
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 #define N 13
 
 /* A kprobe attr on `func`, or SKIP when there is no kprobe PMU. */

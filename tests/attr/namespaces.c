@@ -22,6 +22,8 @@
 #include "work/child.h"
 #include "ring/sideband.h"
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 #define NR_NS 7
 static const char *const ns_names[NR_NS] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
 

@@ -20,6 +20,8 @@
  */
 #include "perfconf.h"
 
+PERFCONF_META("reads=perf_event_max_sample_rate");
+
 #define FREQ 2000		/* Hz */
 #define RUN_NS 50000000ULL	/* 50 ms of task time: 100 samples expected */
 
@@ -27,14 +29,14 @@
 static void measure_rate(struct __test_metadata *_metadata, uint64_t config)
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(config, FREQ, PERF_SAMPLE_PERIOD);
-	struct pc_perf_sysctls limits;
+	long max_rate;
 	struct pc_capture cap;
 	uint64_t ns = 0;
 
-	ASSERT_EQ(0, pc_perf_sysctls(&limits));
-	if (limits.max_sample_rate < FREQ)
+	ASSERT_EQ(0, pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &max_rate));
+	if (max_rate < FREQ)
 		SKIP(return, "perf_event_max_sample_rate is %ld, below the %d Hz measured here",
-		     limits.max_sample_rate, FREQ);
+		     max_rate, FREQ);
 	attr.freq = 1;
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
 	ASSERT_EQ(0, pc_enable(cap.fd));
@@ -82,18 +84,18 @@ TEST(rate_of_cpu_clock)
 static int open_at_max_rate(int64_t delta, long *max)
 {
 	for (int tries = 0; tries < 5; tries++) {
-		struct pc_perf_sysctls before, after;
+		long before, after;
 		struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_CPU_CLOCK, 0, PERF_SAMPLE_IP);
 
-		if (pc_perf_sysctls(&before))
+		if (pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &before))
 			return -1;
 		attr.freq = 1;
-		attr.sample_freq = (uint64_t)(before.max_sample_rate + delta);
+		attr.sample_freq = (uint64_t)(before + delta);
 		int err = pc_open_errno(&attr, 0, -1, -1, 0);
-		if (pc_perf_sysctls(&after))
+		if (pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &after))
 			return -1;
-		if (after.max_sample_rate == before.max_sample_rate) {
-			*max = before.max_sample_rate;
+		if (after == before) {
+			*max = before;
 			return err;
 		}
 	}

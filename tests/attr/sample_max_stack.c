@@ -16,6 +16,8 @@
 #include "perfconf.h"
 #include "work/faults.h"
 
+PERFCONF_META("reads=perf_event_max_stack");
+
 #define DEPTH 40
 
 /* Frame pointers and real calls all the way down, so the chain can be walked. */
@@ -36,9 +38,9 @@ static WALKABLE int descend(struct pc_faults *f, int depth)
 
 static long max_stack(void)
 {
-	struct pc_perf_sysctls s;
+	long max;
 
-	return pc_perf_sysctls(&s) ? -1 : s.max_stack;
+	return pc_sysctl_get(PC_MAX_STACK_SYSCTL, &max) ? -1 : max;
 }
 
 

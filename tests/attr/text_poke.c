@@ -20,6 +20,8 @@
 #include "work/bpf.h"
 #include "ring/sideband.h"
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 #define IMAGE_MAX 4096
 
 struct poke {

@@ -16,6 +16,8 @@
 
 #include "perfconf.h"
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 /* Some cases probe its own code as another identity: from a copy it can reach. */
 PERFCONF_REACHABLE_BY_EVERY_IDENTITY()
 

@@ -30,7 +30,7 @@
 #include "work/measure.h"
 #include "perfconf.h"
 
-PERFCONF_META("exclusive");
+PERFCONF_META("writes=perf_event_paranoid");
 
 #define N 32
 #define WORK "faults 32"	/* N of them */

@@ -32,6 +32,8 @@
 #include "work/child.h"
 #include "perfconf.h"
 
+PERFCONF_META("reads=perf_event_max_sample_rate");
+
 #define BIT63 (1ULL << 63)
 
 /* Why an attempt could not be made here (a SKIP), when it returns NOT_HERE. */
@@ -61,15 +63,15 @@ static int try_attr(struct perfconf_attr a)
 
 static int sample_freq_above_max(int bad)
 {
-	struct pc_perf_sysctls s;
+	long max_rate;
 	struct perfconf_attr a = sampler();
 
-	if (pc_perf_sysctls(&s) || s.max_sample_rate <= 0) {
+	if (pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &max_rate) || max_rate <= 0) {
 		not_here = "perf_event_max_sample_rate cannot be read";
 		return NOT_HERE;
 	}
 	a.freq = 1;
-	a.sample_freq = (uint64_t)s.max_sample_rate + (bad ? 1 : 0);
+	a.sample_freq = (uint64_t)max_rate + (bad ? 1 : 0);
 	return try_attr(a);
 }
 

@@ -15,11 +15,13 @@
  */
 #include "perfconf.h"
 
+PERFCONF_META("reads=perf_event_max_stack");
+
 static long max_stack(void)
 {
-	struct pc_perf_sysctls s;
+	long max;
 
-	return pc_perf_sysctls(&s) ? -1 : s.max_stack;
+	return pc_sysctl_get(PC_MAX_STACK_SYSCTL, &max) ? -1 : max;
 }
 
 

@@ -32,12 +32,12 @@
 #include "perfconf.h"
 
 /*
- * Exclusive: it sets perf_event_paranoid. The timeout: opening
+ * It sets perf_event_paranoid. The timeout: opening
  * ftrace:function patches every traced kernel function in and out
  * (stop_machine); under qemu's TCG on a loaded machine one case took more
  * than the harness's 30 s.
  */
-PERFCONF_META("exclusive timeout=600");
+PERFCONF_META("writes=perf_event_paranoid timeout=600");
 
 #define N 8
 

@@ -31,6 +31,8 @@
 
 #include "perfconf.h"
 
+PERFCONF_META("reads=perf_event_mlock_kb,perf_event_paranoid");
+
 static long page_size(void)
 {
 	return sysconf(_SC_PAGESIZE);
@@ -191,16 +193,17 @@ TEST(inherited_per_task_event_is_einval)
  */
 TEST(past_mlock_limit_is_eperm)
 {
-	struct pc_perf_sysctls s;
+	long paranoid, mlock_kb;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct rlimit rl = { 0, 0 };
 	long allowance, pages = 1;
 
-	ASSERT_EQ(0, pc_perf_sysctls(&s));
+	ASSERT_EQ(0, pc_sysctl_get(PC_PARANOID_SYSCTL, &paranoid));
+	ASSERT_EQ(0, pc_sysctl_get(PC_MLOCK_KB_SYSCTL, &mlock_kb));
 	ASSERT_LT(0, cpus);
-	if (s.paranoid < 0)
-		SKIP(return, "perf_event_paranoid is %ld: the lock limit binds no one", s.paranoid);
-	allowance = s.mlock_kb / (page_size() / 1024) * cpus;	/* in pages, as perf_mmap() counts */
+	if (paranoid < 0)
+		SKIP(return, "perf_event_paranoid is %ld: the lock limit binds no one", paranoid);
+	allowance = mlock_kb / (page_size() / 1024) * cpus;	/* in pages, as perf_mmap() counts */
 	while (pages + 1 <= allowance && pages < (1L << 16))
 		pages <<= 1;
 	if (pages + 1 <= allowance)

@@ -30,6 +30,8 @@
 #include "work/faults.h"
 #include "work/measure.h"
 
+PERFCONF_META("reads=perf_event_max_sample_rate");
+
 #define FAULTS 24	/* a multiple of every period below */
 
 static struct perfconf_attr fault_sampler(uint64_t period)
@@ -230,7 +232,7 @@ TEST(frequency_above_max_sample_rate_is_einval)
 	long max;
 	int fd;
 
-	ASSERT_EQ(0, pc_sysctl_get("kernel/perf_event_max_sample_rate", &max));
+	ASSERT_EQ(0, pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &max));
 	ASSERT_LT(0, max);
 	attr.freq = 1;
 	attr.sample_freq = 1;
@@ -241,7 +243,7 @@ TEST(frequency_above_max_sample_rate_is_einval)
 	EXPECT_ERRNO(EINVAL, period_errno(fd, 0));
 	EXPECT_ERRNO(0, period_errno(fd, 1));
 	/* The kernel may only lower the rate by itself: read it again. */
-	ASSERT_EQ(0, pc_sysctl_get("kernel/perf_event_max_sample_rate", &max));
+	ASSERT_EQ(0, pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &max));
 	EXPECT_ERRNO(0, period_errno(fd, (uint64_t)max));
 	close(fd);
 

@@ -37,6 +37,8 @@
 
 #include "work/bpf.h"
 
+PERFCONF_META("reads=perf_event_paranoid");
+
 PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getsid)
 
 #define EVENTS 3	/* events, each with a program */

@@ -24,7 +24,10 @@
  * its privilege (a tracepoint id, a kernel symbol) defines
  * CELL_PREPARE(_metadata) before including this; it may SKIP.
  *
- * A binary that includes this is exclusive: it changes a global sysctl.
+ * A binary that includes this changes perf_event_paranoid: the runner runs
+ * it beside no other binary that reads or changes it. One that reads
+ * another perf sysctl names it, before including this:
+ *	#define CELL_READS " reads=perf_event_mlock_kb"
  */
 #include <limits.h>
 
@@ -32,7 +35,10 @@
 #include "host/paranoid.h"
 #include "host/sysctl.h"
 
-PERFCONF_META("exclusive");
+#ifndef CELL_READS
+#define CELL_READS ""
+#endif
+PERFCONF_META("writes=perf_event_paranoid" CELL_READS);
 
 #ifndef CELL_PREPARE
 #define CELL_PREPARE(_metadata) do { } while (0)

@@ -21,6 +21,7 @@
  * the sysctl by itself (and refuses a write while callchain buffers are in
  * use), so reading it once cannot race.
  */
+#define CELL_READS " reads=perf_event_max_stack"
 #include "cells.h"
 #include "ring/sample_site.h"
 #include "work/faults.h"
@@ -51,12 +52,11 @@ static size_t addresses(const struct pc_sample *s)
 
 CELL_CASE(above_max)
 {
-	struct pc_perf_sysctls sysctls;
+	long max;
 	struct pc_faults f = { 0 };
 	struct pc_capture cap;
 
-	ASSERT_EQ(0, pc_perf_sysctls(&sysctls));
-	long max = sysctls.max_stack;
+	ASSERT_EQ(0, pc_sysctl_get(PC_MAX_STACK_SYSCTL, &max));
 	if (max >= UINT16_MAX)
 		SKIP(return, "perf_event_max_stack is %ld: no sample_max_stack (a u16) is above it", max);
 	ASSERT_LT(0, max);

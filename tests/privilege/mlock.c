@@ -36,6 +36,7 @@
 
 #define CELL_PREPARE(_metadata) cover_with_hard_limit(_metadata)
 
+#define CELL_READS " reads=perf_event_mlock_kb"
 #include "cells.h"
 #include "work/faults.h"
 
@@ -57,13 +58,13 @@ static long page_size(void)
 
 static struct big_ring big_ring(struct __test_metadata *_metadata)
 {
-	struct pc_perf_sysctls s;
+	long mlock_kb;
 	struct big_ring r = { 0 };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	ASSERT_EQ(0, pc_perf_sysctls(&s));
+	ASSERT_EQ(0, pc_sysctl_get(PC_MLOCK_KB_SYSCTL, &mlock_kb));
 	ASSERT_LT(0, cpus);
-	r.allowance = s.mlock_kb / (page_size() / 1024) * cpus;	/* mlock_kb >> (PAGE_SHIFT - 10) */
+	r.allowance = mlock_kb / (page_size() / 1024) * cpus;	/* mlock_kb >> (PAGE_SHIFT - 10) */
 	while (r.pages_log2 < MAX_PAGES_LOG2 && (1L << r.pages_log2) + 1 <= r.allowance)
 		r.pages_log2++;
 	r.pages = (1L << r.pages_log2) + 1;

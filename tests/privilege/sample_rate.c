@@ -24,6 +24,7 @@
  * the more, and only a write to the sysctl could raise it (this binary is
  * exclusive).
  */
+#define CELL_READS " reads=perf_event_max_sample_rate"
 #include "cells.h"
 #include "work/faults.h"
 
@@ -37,18 +38,18 @@ static int open_at_max_rate(struct __test_metadata *_metadata, struct pc_capture
 {
 	for (int tries = 0;; tries++) {
 		struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 0, PERF_SAMPLE_IP);
-		struct pc_perf_sysctls before, after;
+		long before, after;
 
-		ASSERT_EQ(0, pc_perf_sysctls(&before));
+		ASSERT_EQ(0, pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &before));
 		attr.freq = 1;
-		attr.sample_freq = (uint64_t)(before.max_sample_rate + above);
+		attr.sample_freq = (uint64_t)(before + above);
 		attr.exclude_kernel = 1;
 		attr.exclude_hv = 1;
 		int err = -pc_capture_open_pages(cap, &attr, 0, -1, 0);
 		if (err != EINVAL || tries)
 			return err;
-		ASSERT_EQ(0, pc_perf_sysctls(&after));
-		if (after.max_sample_rate == before.max_sample_rate)
+		ASSERT_EQ(0, pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &after));
+		if (after == before)
 			return err;
 	}
 }

@@ -48,7 +48,6 @@
 
 PERFCONF_META("exclusive");
 
-#define RATE_SYSCTL "kernel/perf_event_max_sample_rate"
 #define CPU_PERCENT_SYSCTL "kernel/perf_cpu_time_max_percent"
 #define LOW_RATE 1		/* samples per second: max_samples_per_tick 1 */
 #define TIMER_PERIOD 10000	/* ns: the hrtimer's smallest period */
@@ -81,10 +80,10 @@ static void spin_cpu(uint64_t ns)
 	if (pct_ == 0 || pct_ == 100) \
 		SKIP(return, "perf_cpu_time_max_percent is %ld: the kernel does not throttle " \
 		     "and refuses to change the rate", pct_); \
-	e_ = pc_sysctl_set(RATE_SYSCTL, (rate)); \
+	e_ = pc_sysctl_set(PC_MAX_SAMPLE_RATE_SYSCTL, (rate)); \
 	if (e_) \
 		BLOCKED("cannot set perf_event_max_sample_rate to %d (%s)", (rate), pc_errno_name(-e_)); \
-	ASSERT_EQ(0, pc_sysctl_get(RATE_SYSCTL, &now_)); \
+	ASSERT_EQ(0, pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &now_)); \
 	ASSERT_EQ((rate), now_); \
 } while (0)
 
@@ -95,7 +94,7 @@ static void spin_cpu(uint64_t ns)
  */
 #define RATE_STILL_LOWERED(rate) do { \
 	long now_ = -1; \
-	ASSERT_EQ(0, pc_sysctl_get(RATE_SYSCTL, &now_)); \
+	ASSERT_EQ(0, pc_sysctl_get(PC_MAX_SAMPLE_RATE_SYSCTL, &now_)); \
 	if (now_ != (rate)) \
 		BLOCKED("perf_event_max_sample_rate went from %d to %ld during the case " \
 			"(restored by someone else)", (rate), now_); \
@@ -133,7 +132,7 @@ FIXTURE_SETUP(global)
 /* The case runs in a child of its own: its fds go with it; the rate is restored here. */
 FIXTURE_TEARDOWN_PARENT(global)
 {
-	pc_sysctl_restore(RATE_SYSCTL);
+	pc_sysctl_restore(PC_MAX_SAMPLE_RATE_SYSCTL);
 }
 
 /*
