@@ -22,13 +22,7 @@
 /* Whether j declares key among what it writes (or, for a read, reads or writes). */
 bool job_declares(const struct job *j, const char *key, bool write)
 {
-	for (size_t i = 0; i < j->writes.n; i++)
-		if (!strcmp(j->writes.v[i], key))
-			return true;
-	for (size_t i = 0; i < j->reads.n && !write; i++)
-		if (!strcmp(j->reads.v[i], key))
-			return true;
-	return false;
+	return strv_has(&j->writes, key) || (!write && strv_has(&j->reads, key));
 }
 
 void job_free(struct job *j)
@@ -147,7 +141,7 @@ void job_outcome(struct job *j)
 		const struct strv *did = w ? &j->tap.wrote : &j->tap.read;
 
 		for (size_t i = 0; i < did->n; i++)
-			if (!job_declares(j, did->v[i], w))
+			if (!job_declares(j, did->v[i], w) && (w || !strv_has(&j->tap.wrote, did->v[i])))
 				problem(j, ST_ERROR, &why, "%s %s without declaring it: PERFCONF_META(\"%s=%s\")",
 					w ? "changed" : "read", did->v[i], w ? "writes" : "reads", did->v[i]);
 	}

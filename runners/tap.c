@@ -319,11 +319,8 @@ static void process_line(struct tap *t, char *line)
 			bool writes = line[2] == 'W';
 			const char *key = line + (writes ? 9 : 8);
 			struct strv *said = writes ? &t->wrote : &t->read;
-			bool dup = false;
 
-			for (size_t i = 0; i < said->n; i++)
-				dup |= !strcmp(said->v[i], key);
-			if (!dup && *key && strcspn(key, " \t=,") == strlen(key))
+			if (!strv_has(said, key) && *key && strcspn(key, " \t=,") == strlen(key))
 				strv_add(said, key);
 		}
 		if (!strncmp(line, "# CAUSE ", 8) && line[8]) {

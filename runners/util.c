@@ -177,6 +177,14 @@ void strv_free(struct strv *s)
 	s->n = s->cap = 0;
 }
 
+bool strv_has(const struct strv *s, const char *str)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], str))
+			return true;
+	return false;
+}
+
 double now_s(void)
 {
 	struct timespec ts;

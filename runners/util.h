@@ -39,6 +39,7 @@ struct strv {
 void strv_add(struct strv *s, const char *str);
 void strv_addf(struct strv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strv_free(struct strv *s);
+bool strv_has(const struct strv *s, const char *str);
 
 /* Monotonic seconds. */
 double now_s(void);

@@ -96,7 +96,8 @@ TEST_F(state, first_saved_value_wins_and_restore_drops_it)
 	char *st, want[64];
 	long v;
 
-	snprintf(want, sizeof(want), PARANOID " %ld\n", self->paranoid);
+	/* the original value, and the session of the binary that saved it */
+	snprintf(want, sizeof(want), PARANOID " %ld %ld\n", self->paranoid, (long)getsid(0));
 	ASSERT_EQ(0, pc_sysctl_set(PARANOID, target_for(self->paranoid)));
 	EXPECT_EQ(target_for(self->paranoid), paranoid());
 	ASSERT_EQ(0, pc_sysctl_set(PARANOID, self->paranoid + 1));
@@ -336,7 +337,7 @@ TEST_F_TIMEOUT(state, sigterm_kills_and_restores, 60)
 
 /*
  * The runner restores after every binary: one that forgot to is told so;
- * one that changed a sysctl without being exclusive is an error.
+ * one that changed a sysctl it did not declare (writes=) is an error.
  */
 TEST_F(state, restored_after_each_binary)
 {
@@ -354,13 +355,17 @@ TEST_F(state, restored_after_each_binary)
 	fk_script(&self->t, "b/check", body);
 	snprintf(body, sizeof(body), "exec %s --fake-lower-and-leave\n", self_exe);
 	fk_script(&self->t, "c/plain", body);
+	snprintf(body, sizeof(body), "# perfconf-meta: writes=perf_event_paranoid\nexec %s --fake-lower-and-leave\n",
+		 self_exe);
+	fk_script(&self->t, "d/writer", body);
 	fk_run(&self->t, &self->r, "-j", "1");
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "# left 1 sysctl changed: the runner restored it")) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "ok 1 a/excl")) SHOW(&self->r);
 	EXPECT_TRUE(fk_has_line(self->r.out, "ok 2 b/check")) SHOW(&self->r);
-	EXPECT_TRUE(fk_has_line(self->r.out,
-		"not ok 3 c/plain # ERROR changed a sysctl without PERFCONF_META(\"exclusive\")")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "not ok 3 c/plain # ERROR changed perf_event_paranoid without "
+				"declaring it: PERFCONF_META(\"writes=perf_event_paranoid\")")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 4 d/writer")) SHOW(&self->r);
 	EXPECT_EQ(self->paranoid, paranoid());
 }
 
@@ -449,6 +454,56 @@ TEST_F(state, exclusive_runs_alone)
 	fk_res_free(&self->r);
 	fk_run(&self->t, &self->r, "--list", "-v");
 	EXPECT_TRUE(strstr(self->r.out, " exclusive\n") != NULL) SHOW(&self->r);
+}
+
+/*
+ * Declared global state: the writers of one state run one at a time and
+ * beside none of its readers; a binary that touches neither runs beside
+ * them; a binary that reads a state it did not declare is an error.
+ */
+TEST_F(state, writers_run_apart_from_what_uses_their_state)
+{
+	static const char *const names[] = { "a/w1", "a/w2", "b/r1", "c/n1" };
+	static const char *const meta[] = {
+		"# perfconf-meta: writes=perf_event_paranoid\n", "# perfconf-meta: writes=perf_event_paranoid\n",
+		"# perfconf-meta: reads=perf_event_paranoid\n", "",
+	};
+	long long start[4], end[4];
+
+	for (int i = 0; i < 4; i++) {
+		char b[1024];
+
+		snprintf(b, sizeof(b), timed_body, meta[i]);
+		fk_script(&self->t, names[i], b);
+	}
+	fk_run(&self->t, &self->r, "-j", "4");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	read_times(&self->t, names, 4, start, end);
+	for (int i = 0; i < 4; i++) {
+		ASSERT_TRUE(start[i] && end[i]) TH_LOG("%s did not log", names[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		for (int k = i + 1; k < 3; k++) {
+			EXPECT_TRUE(end[i] <= start[k] || end[k] <= start[i])
+				TH_LOG("%s and %s ran side by side", names[i], names[k]);
+		}
+	}
+	EXPECT_LT(start[3], end[0]) TH_LOG("c/n1 waited for a writer");
+	fk_res_free(&self->r);
+
+	/* said, not declared: an error naming the declaration to add */
+	fk_script(&self->t, "c/n1", "echo 'TAP version 13'\necho '1..1'\necho '# READS perf_event_max_stack'\n"
+		  "echo 'ok 1 x'\n");
+	fk_script(&self->t, "b/r1", "# perfconf-meta: reads=perf_event_paranoid,perf_event_max_stack\n"
+		  "echo 'TAP version 13'\necho '1..1'\necho '# READS perf_event_max_stack'\necho 'ok 1 x'\n");
+	fk_run(&self->t, &self->r, "-j", "2", "-t", "b", "-t", "c");
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 1 b/r1")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "not ok 2 c/n1 # ERROR read perf_event_max_stack without declaring "
+				"it: PERFCONF_META(\"reads=perf_event_max_stack\")")) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r, "--list", "-v");
+	EXPECT_TRUE(strstr(self->r.out, " writes=perf_event_paranoid\n") != NULL) SHOW(&self->r);
 }
 
 /*
