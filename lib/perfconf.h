@@ -36,9 +36,11 @@
 
 /*
  * Metadata the runner reads from the binary before running it, as
- * space-separated words: "exclusive" (changes global state: runs alone),
- * "timeout=SECONDS".
- *	PERFCONF_META("exclusive timeout=60");
+ * space-separated words: "writes=KEY[,KEY]" and "reads=KEY[,KEY]" (the
+ * global state it changes and reads, host/sysctl.h: the runner runs beside
+ * it only what does not conflict, and fails it for a state it touched
+ * without declaring it), "exclusive" (runs alone), "timeout=SECONDS".
+ *	PERFCONF_META("writes=perf_event_paranoid timeout=60");
  */
 #define PERFCONF_META(words) \
 	__attribute__((used, section(".rodata.perfconf"))) \
@@ -124,8 +126,9 @@
 #define BECOME_NOBODY() BECOME_IDENTITY(pc_identity("unprivileged"))
 
 /*
- * Set perf_event_paranoid to level with pc_sysctl_set() (an exclusive
- * binary; its parent restores it), and check that it took: SKIP where this
+ * Set perf_event_paranoid to level with pc_sysctl_set() (a binary that
+ * declares writes=perf_event_paranoid; its parent restores it), and check
+ * that it took: SKIP where this
  * kernel refuses the level, BLOCKED where it cannot be written.
  */
 #define SET_PARANOID(level) do { \

@@ -25,7 +25,8 @@
 #include "work/child.h"
 #include "work/measure.h"
 
-PERFCONF_META("exclusive");	/* it may take a CPU offline for a moment */
+/* Exclusive: it may take a CPU offline for a moment, under any binary's CPU-wide event or affinity. */
+PERFCONF_META("exclusive");
 
 TEST(leader_of_exited_task_is_enodev)
 {

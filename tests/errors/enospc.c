@@ -24,6 +24,7 @@
 #include "work/child.h"
 #include "perfconf.h"
 
+/* Exclusive: it takes every breakpoint slot of a CPU, which any other binary's breakpoint needs. */
 PERFCONF_META("exclusive");
 
 #define MAX_SLOTS 64	/* far above any architecture's debug registers */

@@ -46,6 +46,11 @@
 #include "work/faults.h"
 #include "work/measure.h"
 
+/*
+ * Exclusive, not writes=perf_event_max_sample_rate: while the rate is
+ * lowered, every frequency-sampling event anywhere is refused above it or
+ * throttled, whether or not its binary reads the sysctl.
+ */
 PERFCONF_META("exclusive");
 
 #define CPU_PERCENT_SYSCTL "kernel/perf_cpu_time_max_percent"

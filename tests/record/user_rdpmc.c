@@ -40,6 +40,10 @@
 #include "perfconf.h"
 #include "event/hw.h"
 
+/*
+ * Exclusive: perf_user_access decides what every hardware event's mmap page
+ * offers (cap_user_rdpmc), whoever reads it.
+ */
 PERFCONF_META("exclusive");
 
 #define USER_ACCESS_SYSCTL "kernel/perf_user_access"
