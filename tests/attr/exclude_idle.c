@@ -65,7 +65,18 @@ static void spin_ms(unsigned int ms)
 		pc_work_loop(1000);
 }
 
-/* Samples of the idle task (tid 0) in a capture. */
+/*
+ * Samples with tid 0 in a capture: the idle task's, and the last moments
+ * of an exiting task whose pid the kernel has already released (any
+ * process of the machine; one sample at most, its final switch being far
+ * shorter than the 500 us period). So the control must show IDLE_SAMPLES
+ * of them before the CPU counts as having idled, and the sampler with the
+ * bit may show STRAY_SAMPLES: without the bit at work it would show about
+ * as many as the control.
+ */
+#define IDLE_SAMPLES 8
+#define STRAY_SAMPLES 1
+
 static size_t idle_samples(const struct pc_capture *cap)
 {
 	size_t n = 0, samples = pc_capture_count(cap, PERF_RECORD_SAMPLE);
@@ -78,8 +89,8 @@ static size_t idle_samples(const struct pc_capture *cap)
 /*
  * On one CPU, a cpu-clock sample every 500 us: the exclude_idle sampler and
  * the control (the same without the bit), enabled together; busy, then
- * asleep until the control has sampled the idle task (up to wait_ms), so
- * the CPU did idle while the bit was set. 1 when it did (both captures read), 0 when it did not, or
+ * asleep until the control has sampled the idle task IDLE_SAMPLES times
+ * (up to wait_ms), so the CPU did idle while the bit was set. 1 when it did (both captures read), 0 when it did not, or
  * -errno of an open.
  */
 static int idled_on(int cpu, struct pc_capture *cap, struct pc_capture *ctl, unsigned int wait_ms)
@@ -97,7 +108,7 @@ static int idled_on(int cpu, struct pc_capture *cap, struct pc_capture *ctl, uns
 	if (err)
 		return err;
 	spin_ms(10);
-	for (uint64_t end = now_ns() + wait_ms * 1000000ull; now_ns() < end && !idle_samples(ctl);) {
+	for (uint64_t end = now_ns() + wait_ms * 1000000ull; now_ns() < end && idle_samples(ctl) < IDLE_SAMPLES;) {
 		usleep(20000);
 		if (pc_capture_read(ctl) < 0 || pc_capture_read(cap) < 0)
 			return -EIO;
@@ -106,7 +117,7 @@ static int idled_on(int cpu, struct pc_capture *cap, struct pc_capture *ctl, uns
 	pc_disable(ctl->fd);
 	if (pc_capture_read(cap) < 0 || pc_capture_read(ctl) < 0)
 		return -EIO;
-	return idle_samples(ctl) > 0;
+	return idle_samples(ctl) >= IDLE_SAMPLES;
 }
 
 /*
@@ -138,12 +149,11 @@ TEST(cpu_wide_samples_skip_idle)
 		if (idled) {
 			size_t samples = pc_capture_count(&cap, PERF_RECORD_SAMPLE), mine = 0;
 
-			for (size_t i = 0; i < samples; i++) {
-				const struct pc_sample *s = pc_capture_sample(&cap, i);
-
-				EXPECT_NE(0, s->tid) TH_LOG("sample %zu was taken in the idle task", i);
-				mine += s->pid == (uint32_t)getpid();
-			}
+			for (size_t i = 0; i < samples; i++)
+				mine += pc_capture_sample(&cap, i)->pid == (uint32_t)getpid();
+			EXPECT_GE(STRAY_SAMPLES, idle_samples(&cap))
+				TH_LOG("%zu of %zu samples on CPU %d were taken in the idle task (the control: %zu)",
+				       idle_samples(&cap), samples, cpu, idle_samples(&ctl));
 			EXPECT_LT(0, mine) TH_LOG("none of %zu samples on CPU %d from this busy task", samples, cpu);
 			pc_capture_close(&cap);
 			pc_capture_close(&ctl);
@@ -154,8 +164,9 @@ TEST(cpu_wide_samples_skip_idle)
 		if (used < sizeof(tried))
 			used += snprintf(tried + used, sizeof(tried) - used, "%s%d", used ? "," : "", cpu);
 	}
-	BLOCKED("the control without exclude_idle sampled no idle task on CPUs %s (500 ms each): "
-		"their cpu-clock timer did not fire while they idled, or something kept them busy", tried);
+	BLOCKED("the control without exclude_idle sampled the idle task fewer than %d times on CPUs %s "
+		"(500 ms each): their cpu-clock timer did not fire while they idled, or something kept them busy",
+		IDLE_SAMPLES, tried);
 }
 
 TEST_HARNESS_MAIN
