@@ -22,6 +22,7 @@
 
 #include "perfconf.h"
 #include "work/attr_probe.h"
+#include "aux_pmus.h"
 
 #define FAULTS 16
 
@@ -102,14 +103,8 @@ TEST(aux_area_of_a_software_event_is_eopnotsupp)
 /* The record's contents need an AUX PMU's event with its area mapped. */
 TEST(aux_record_contents)
 {
-	char names[512];
-	size_t aux, other;
-
-	pc_ring_probe_aux_pmus(&aux, &other, names, sizeof(names));
-	if (!aux)
-		SKIP(return, "no PMU here takes an AUX area: PERF_RECORD_AUX (aux_offset, aux_size, flags) "
-		     "is written only by an AUX PMU's driver");
-	SKIP(return, "AUX PMUs here (%s), but their records are not checked yet", names);
+	SKIP_AUX_RECORD_CONTENTS("PERF_RECORD_AUX", "PERF_RECORD_AUX (aux_offset, aux_size, flags) "
+				 "is written only by an AUX PMU's driver");
 }
 
 TEST_HARNESS_MAIN

@@ -19,14 +19,14 @@
 
 #include "perfconf.h"
 #include "work/attr_probe.h"
+#include "aux_pmus.h"
 
 TEST(aux_output_refused_on_every_pmu_here)
 {
 	char names[512];
-	size_t aux, other, checked = 0;
+	size_t checked = 0;
 
-	pc_ring_probe_aux_pmus(&aux, &other, names, sizeof(names));
-	if (aux)
+	if (aux_pmus(names, sizeof(names)))
 		SKIP(return, "AUX PMUs here (%s): some PMU may take aux_output", names);
 	char **pmus = pc_pmu_list();
 	for (size_t i = 0; pmus && pmus[i]; i++) {
@@ -48,14 +48,8 @@ TEST(aux_output_refused_on_every_pmu_here)
 /* The record's contents need aux_output into an AUX leader. */
 TEST(hw_id_contents)
 {
-	char names[512];
-	size_t aux, other;
-
-	pc_ring_probe_aux_pmus(&aux, &other, names, sizeof(names));
-	if (!aux)
-		SKIP(return, "no PMU here takes an AUX area: AUX_OUTPUT_HW_ID (hw_id) is written only "
-		     "for an aux_output event in an AUX PMU's group");
-	SKIP(return, "AUX PMUs here (%s), but AUX_OUTPUT_HW_ID is not checked yet", names);
+	SKIP_AUX_RECORD_CONTENTS("AUX_OUTPUT_HW_ID", "AUX_OUTPUT_HW_ID (hw_id) is written only "
+				 "for an aux_output event in an AUX PMU's group");
 }
 
 TEST_HARNESS_MAIN

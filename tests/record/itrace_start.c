@@ -16,6 +16,7 @@
 #include "perfconf.h"
 #include "work/attr_probe.h"
 #include "ring/sideband.h"
+#include "aux_pmus.h"
 
 #define NAME "pc-itrace"
 
@@ -50,14 +51,8 @@ TEST(none_from_a_software_event)
 /* The record's contents need an instruction-tracing PMU. */
 TEST(itrace_start_contents)
 {
-	char names[512];
-	size_t aux, other;
-
-	pc_ring_probe_aux_pmus(&aux, &other, names, sizeof(names));
-	if (!aux)
-		SKIP(return, "no PMU here takes an AUX area, so none traces instructions: "
-		     "ITRACE_START (pid, tid) is written only for a PERF_PMU_CAP_ITRACE PMU");
-	SKIP(return, "AUX PMUs here (%s), but ITRACE_START is not checked yet", names);
+	SKIP_AUX_RECORD_CONTENTS("ITRACE_START", "none traces instructions, and ITRACE_START "
+				 "(pid, tid) is written only for a PERF_PMU_CAP_ITRACE PMU");
 }
 
 TEST_HARNESS_MAIN

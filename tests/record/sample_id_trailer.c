@@ -158,77 +158,105 @@ static size_t expect_all_of_type(struct __test_metadata *_metadata, const struct
 	return n;
 }
 
-/* This task, pinned, about to act on the event `fd`. */
-static struct expect self_expect(int fd, int cpu)
+/* Pin this task: the CPU every trailer of its actions must name. */
+static int pinned_cpu(struct __test_metadata *_metadata)
+{
+	int cpu = pc_pin_self();
+
+	ASSERT_LE(0, cpu);
+	return cpu;
+}
+
+/*
+ * Enable the capture's event, for an action of task `pid` (its only
+ * thread, or this very task when pid is 0): what its trailers must say,
+ * from now on.
+ */
+static struct expect enable_for(struct __test_metadata *_metadata, struct pc_capture *cap, pid_t pid,
+				int cpu)
 {
 	struct expect e = {
-		.pid = (uint32_t)getpid(), .tid = (uint32_t)gettid(),
-		.id = pc_event_id(fd), .cpu = cpu, .before = monotonic_ns(),
+		.pid = (uint32_t)(pid ? pid : getpid()), .tid = (uint32_t)(pid ? pid : gettid()),
+		.id = pc_event_id(cap->fd), .cpu = cpu, .before = monotonic_ns(),
 	};
 
+	ASSERT_EQ(0, pc_enable(cap->fd));
 	return e;
 }
+
+/* The action done: disable the event, note the time, read every record. */
+static void disable_and_read(struct __test_metadata *_metadata, struct pc_capture *cap, struct expect *e)
+{
+	ASSERT_EQ(0, pc_disable(cap->fd));
+	e->after = monotonic_ns();
+	ASSERT_CAPTURE_READ(cap);
+}
+
+/*
+ * Each case: this task pinned (the CPU its trailers must name), a dummy
+ * event with every identity bit, which the case gives its record bit and
+ * opens, its capture closed after it.
+ */
+FIXTURE(global) {
+	struct perfconf_attr attr;
+	struct pc_capture cap;
+	int cpu;
+};
+FIXTURE_SETUP(global)
+{
+	self->attr = dummy(ALL_ID_BITS);
+	self->cap.fd = -1;
+	self->cpu = pinned_cpu(_metadata);
+}
+FIXTURE_TEARDOWN(global) { pc_capture_close(&self->cap); }
 
 /*
  * Each of the 64 subsets of the six bits on a COMM record: the record
  * grows by 8 bytes per bit, and each selected field sits where the order
  * puts it, with the right value.
  */
-TEST(every_subset_on_a_comm_record)
+TEST_F(global, every_subset_on_a_comm_record)
 {
-	int cpu = pc_pin_self();
-
-	ASSERT_LE(0, cpu);
 	ASSERT_EQ(0, pc_work_set_comm(NAME "x"));	/* warm the path once */
 	for (uint64_t mask = 0; mask < (1u << NR_ID_BITS); mask++) {
 		uint64_t st = 0;
-		struct pc_capture cap;
 
 		for (size_t b = 0; b < NR_ID_BITS; b++)
 			if (mask & (1u << b))
 				st |= id_bits[b];
-		struct perfconf_attr attr = dummy(st);
-
-		attr.comm = 1;
-		ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1)) TH_LOG("sample_type %#llx", (unsigned long long)st);
-		struct expect e = self_expect(cap.fd, cpu);
+		self->attr = dummy(st);
+		self->attr.comm = 1;
+		ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &self->attr, 0, -1))
+			TH_LOG("sample_type %#llx", (unsigned long long)st);
+		struct expect e = enable_for(_metadata, &self->cap, 0, self->cpu);
 		ASSERT_NE(0, e.id);
-		ASSERT_EQ(0, pc_enable(cap.fd));
 		ASSERT_EQ(0, pc_work_set_comm(mask & 1 ? NAME : NAME "y"));
-		ASSERT_EQ(0, pc_disable(cap.fd));
-		e.after = monotonic_ns();
-		ASSERT_CAPTURE_READ(&cap);
-		ASSERT_EQ(1, pc_capture_count(&cap, PERF_RECORD_COMM)) TH_LOG("sample_type %#llx", (unsigned long long)st);
-		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_COMM, 0);
+		disable_and_read(_metadata, &self->cap, &e);
+		ASSERT_EQ(1, pc_capture_count(&self->cap, PERF_RECORD_COMM))
+			TH_LOG("sample_type %#llx", (unsigned long long)st);
+		const struct pc_record *r = pc_capture_find(&self->cap, PERF_RECORD_COMM, 0);
 		EXPECT_EQ(COMM_SIZE + 8 * words(st), r->size) TH_LOG("sample_type %#llx", (unsigned long long)st);
-		expect_trailer(_metadata, &cap, r, st, &e);
-		pc_capture_close(&cap);
+		expect_trailer(_metadata, &self->cap, r, st, &e);
+		pc_capture_close(&self->cap);
 	}
 }
 
 /* Sample bits that are not identity bits add nothing, and do not move the fields. */
-TEST(other_sample_bits_change_nothing)
+TEST_F(global, other_sample_bits_change_nothing)
 {
 	uint64_t st = ALL_ID_BITS | PERF_SAMPLE_IP | PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD |
 		      PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
-	struct perfconf_attr attr = dummy(st);
-	struct pc_capture cap;
-	int cpu = pc_pin_self();
 
-	ASSERT_LE(0, cpu);
-	attr.comm = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	struct expect e = self_expect(cap.fd, cpu);
-	ASSERT_EQ(0, pc_enable(cap.fd));
+	self->attr = dummy(st);
+	self->attr.comm = 1;
+	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &self->attr, 0, -1));
+	struct expect e = enable_for(_metadata, &self->cap, 0, self->cpu);
 	ASSERT_EQ(0, pc_work_set_comm(NAME));
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	e.after = monotonic_ns();
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_COMM, gettid(), 0);
+	disable_and_read(_metadata, &self->cap, &e);
+	const struct pc_record *r = pc_find_tid(&self->cap, PERF_RECORD_COMM, gettid(), 0);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(COMM_SIZE + 8 * NR_ID_BITS, r->size);
-	expect_trailer(_metadata, &cap, r, st, &e);
-	pc_capture_close(&cap);
+	expect_trailer(_metadata, &self->cap, r, st, &e);
 }
 
 /* MMAP (mmap2 = 0) and MMAP2 of a file mapped by this task. */
@@ -249,132 +277,102 @@ TEST_F(mapping, written_by_the_mapping_task)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct perfconf_attr attr = dummy(ALL_ID_BITS);
 	struct pc_file_map m;
-	int cpu = pc_pin_self();
+	int cpu = pinned_cpu(_metadata);
 
-	ASSERT_LE(0, cpu);
 	attr.mmap = 1;
 	attr.mmap2 = variant->mmap2;
 	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &attr, 0, -1));
-	struct expect e = self_expect(self->cap.fd, cpu);
-	ASSERT_EQ(0, pc_enable(self->cap.fd));
+	struct expect e = enable_for(_metadata, &self->cap, 0, cpu);
 	int err = pc_map_temp_file(&m, page, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
-	ASSERT_EQ(0, pc_disable(self->cap.fd));
-	e.after = monotonic_ns();
+	disable_and_read(_metadata, &self->cap, &e);
 	ASSERT_ERRNO(0, -err);
 	pc_unmap_guarded(m.addr, m.len);
-	ASSERT_CAPTURE_READ(&self->cap);
 	const struct pc_record *r = pc_find_mmap(&self->cap, m.path, 0);
 	ASSERT_NE(NULL, r) TH_LOG("no record of %s", m.path);
 	EXPECT_EQ(variant->type, r->type);
 	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &e);
 }
 
-/* FORK: written by the parent as it forks (the record's own tid is the child's). */
-TEST(fork_written_by_the_parent)
+/*
+ * The record of `type` about a child this task forks (and reaps) with the
+ * event on: what the trailer must say is in e.
+ */
+static const struct pc_record *fork_record(struct __test_metadata *_metadata, struct pc_capture *cap,
+					   int cpu, uint32_t type, struct expect *e)
 {
-	struct perfconf_attr attr = dummy(ALL_ID_BITS);
-	struct pc_capture cap;
-	int cpu = pc_pin_self();
-
-	ASSERT_LE(0, cpu);
-	attr.task = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	struct expect e = self_expect(cap.fd, cpu);
-	ASSERT_EQ(0, pc_enable(cap.fd));
+	*e = enable_for(_metadata, cap, 0, cpu);
 	pid_t child = pc_work_fork_exit(0);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	e.after = monotonic_ns();
+	disable_and_read(_metadata, cap, e);
 	ASSERT_LT(0, child);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_FORK, child, 0);
-	ASSERT_NE(NULL, r);
+	const struct pc_record *r = pc_find_tid(cap, type, child, 0);
+	ASSERT_NE(NULL, r) TH_LOG("no %s record of child %d", pc_abi_record_name(type), child);
+	return r;
+}
+
+/* FORK: written by the parent as it forks (the record's own tid is the child's). */
+TEST_F(global, fork_written_by_the_parent)
+{
+	struct expect e;
+
+	self->attr.task = 1;
+	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &self->attr, 0, -1));
+	const struct pc_record *r = fork_record(_metadata, &self->cap, self->cpu, PERF_RECORD_FORK, &e);
 	EXPECT_EQ(getpid(), r->task.ppid);
-	expect_trailer(_metadata, &cap, r, ALL_ID_BITS, &e);
-	pc_capture_close(&cap);
+	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &e);
+}
+
+/* NAMESPACES of a new child: written by the parent in fork(). */
+TEST_F(global, namespaces_written_by_the_parent)
+{
+	struct expect e;
+
+	self->attr.namespaces = 1;
+	PC_CAPTURE_OPEN_SINCE(&self->cap, &self->attr, 0, -1, "namespaces");
+	const struct pc_record *r = fork_record(_metadata, &self->cap, self->cpu, PERF_RECORD_NAMESPACES, &e);
+	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &e);
 }
 
 /*
  * On an event of another task (a waiting child): its COMM and its EXIT are
  * written by that task, so the trailer names it, not the reader.
  */
-TEST(comm_and_exit_written_by_the_monitored_task)
+TEST_F(global, comm_and_exit_written_by_the_monitored_task)
 {
-	struct perfconf_attr attr = dummy(ALL_ID_BITS);
-	struct pc_capture cap;
-	struct pc_child c;
-	int cpu = pc_pin_self();	/* the child inherits the affinity */
+	struct pc_child c;	/* it inherits the fixture's affinity */
 
-	ASSERT_LE(0, cpu);
-	attr.task = 1;
-	attr.comm = 1;
+	self->attr.task = 1;
+	self->attr.comm = 1;
 	ASSERT_EQ(0, pc_child_start(&c, 0));
-	int err = pc_capture_open(&cap, &attr, c.pid, -1);
+	int err = pc_capture_open(&self->cap, &self->attr, c.pid, -1);
 	if (err) {
 		pc_child_kill(&c);
 		ASSERT_ERRNO(0, -err);
 	}
-	struct expect e = {
-		.pid = (uint32_t)c.pid, .tid = (uint32_t)c.pid, .id = pc_event_id(cap.fd),
-		.cpu = cpu, .before = monotonic_ns(),
-	};
-	ASSERT_EQ(0, pc_enable(cap.fd));
+	struct expect e = enable_for(_metadata, &self->cap, c.pid, self->cpu);
 	EXPECT_EQ(0, pc_child_do(&c, "comm " NAME));
 	EXPECT_EQ(0, pc_child_finish(&c));
 	e.after = monotonic_ns();
 	pc_child_kill(&c);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *comm = pc_find_tid(&cap, PERF_RECORD_COMM, (pid_t)e.pid, 0);
-	const struct pc_record *exit = pc_find_tid(&cap, PERF_RECORD_EXIT, (pid_t)e.pid, 0);
+	ASSERT_CAPTURE_READ(&self->cap);
+	const struct pc_record *comm = pc_find_tid(&self->cap, PERF_RECORD_COMM, (pid_t)e.pid, 0);
+	const struct pc_record *exit = pc_find_tid(&self->cap, PERF_RECORD_EXIT, (pid_t)e.pid, 0);
 	ASSERT_NE(NULL, comm);
 	ASSERT_NE(NULL, exit);
 	EXPECT_STREQ(NAME, comm->comm.comm);
-	expect_trailer(_metadata, &cap, comm, ALL_ID_BITS, &e);
-	expect_trailer(_metadata, &cap, exit, ALL_ID_BITS, &e);
-	pc_capture_close(&cap);
+	expect_trailer(_metadata, &self->cap, comm, ALL_ID_BITS, &e);
+	expect_trailer(_metadata, &self->cap, exit, ALL_ID_BITS, &e);
 }
 
 /* SWITCH out and in, both written by the task being switched (this one). */
-TEST(switch_written_by_the_switched_task)
+TEST_F(global, switch_written_by_the_switched_task)
 {
-	struct perfconf_attr attr = dummy(ALL_ID_BITS);
-	struct pc_capture cap;
-	int cpu = pc_pin_self();
-
-	ASSERT_LE(0, cpu);
-	attr.context_switch = 1;
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	struct expect e = self_expect(cap.fd, cpu);
-	ASSERT_EQ(0, pc_enable(cap.fd));
+	self->attr.context_switch = 1;
+	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &self->attr, 0, -1));
+	struct expect e = enable_for(_metadata, &self->cap, 0, self->cpu);
 	usleep(1000);
 	usleep(1000);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	e.after = monotonic_ns();
-	ASSERT_CAPTURE_READ(&cap);
-	EXPECT_LE(4, expect_all_of_type(_metadata, &cap, PERF_RECORD_SWITCH, ALL_ID_BITS, &e));
-	pc_capture_close(&cap);
-}
-
-/* NAMESPACES of a new child: written by the parent in fork(). */
-TEST(namespaces_written_by_the_parent)
-{
-	struct perfconf_attr attr = dummy(ALL_ID_BITS);
-	struct pc_capture cap;
-	int cpu = pc_pin_self();
-
-	ASSERT_LE(0, cpu);
-	attr.namespaces = 1;
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "namespaces");
-	struct expect e = self_expect(cap.fd, cpu);
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	pid_t child = pc_work_fork_exit(0);
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	e.after = monotonic_ns();
-	ASSERT_LT(0, child);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_tid(&cap, PERF_RECORD_NAMESPACES, child, 0);
-	ASSERT_NE(NULL, r);
-	expect_trailer(_metadata, &cap, r, ALL_ID_BITS, &e);
-	pc_capture_close(&cap);
+	disable_and_read(_metadata, &self->cap, &e);
+	EXPECT_LE(4, expect_all_of_type(_metadata, &self->cap, PERF_RECORD_SWITCH, ALL_ID_BITS, &e));
 }
 
 /*
@@ -382,108 +380,80 @@ TEST(namespaces_written_by_the_parent)
  * the LOST record, written by the faulting task once there is room again,
  * carries the trailer too, and its own id field is the event's id.
  */
-TEST(lost_written_by_the_sampled_task)
+TEST_F(global, lost_written_by_the_sampled_task)
 {
-	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, ALL_ID_BITS);
-	struct pc_capture cap;
-	int cpu = pc_pin_self();
-
-	ASSERT_LE(0, cpu);
-	attr.exclude_kernel = 1;
-	attr.sample_id_all = 1;
-	attr.use_clockid = 1;
-	attr.clockid = CLOCK_MONOTONIC;
-	ASSERT_ERRNO(0, -pc_capture_open_pages(&cap, &attr, 0, -1, 0));
-	struct expect e = self_expect(cap.fd, cpu);
+	self->attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, ALL_ID_BITS);
+	self->attr.exclude_kernel = 1;
+	self->attr.sample_id_all = 1;
+	self->attr.use_clockid = 1;
+	self->attr.clockid = CLOCK_MONOTONIC;
+	ASSERT_ERRNO(0, -pc_capture_open_pages(&self->cap, &self->attr, 0, -1, 0));
 	pc_work_page_faults(1);		/* the workload's own first faults */
-	ASSERT_EQ(0, pc_enable(cap.fd));
+	struct expect e = enable_for(_metadata, &self->cap, 0, self->cpu);
 	ASSERT_EQ(0, pc_work_page_faults(pc_scaled_to_page(512)));	/* far more than one page holds */
-	ASSERT_CAPTURE_READ(&cap);		/* room again */
+	ASSERT_CAPTURE_READ(&self->cap);	/* room again */
 	ASSERT_EQ(0, pc_work_page_faults(4));	/* the LOST record goes first */
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	e.after = monotonic_ns();
-	ASSERT_CAPTURE_READ(&cap);
-	ASSERT_NE(0, pc_capture_count(&cap, PERF_RECORD_LOST));
-	const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_LOST, 0);
+	disable_and_read(_metadata, &self->cap, &e);
+	ASSERT_NE(0, pc_capture_count(&self->cap, PERF_RECORD_LOST));
+	const struct pc_record *r = pc_capture_find(&self->cap, PERF_RECORD_LOST, 0);
 	EXPECT_EQ(e.id, r->lost.id);
 	EXPECT_LT(0, r->lost.lost);
 	EXPECT_EQ(8 + 16 + 8 * NR_ID_BITS, r->size);
-	expect_all_of_type(_metadata, &cap, PERF_RECORD_LOST, ALL_ID_BITS, &e);
-	pc_capture_close(&cap);
+	expect_all_of_type(_metadata, &self->cap, PERF_RECORD_LOST, ALL_ID_BITS, &e);
 }
 
 /* KSYMBOL and BPF_EVENT of a program this task loads: written by the loader. */
-TEST(ksymbol_and_bpf_event_written_by_the_loader)
+TEST_F(global, ksymbol_and_bpf_event_written_by_the_loader)
 {
-	struct perfconf_attr attr = dummy(ALL_ID_BITS);
 	struct pc_bpf_prog prog;
-	struct pc_capture cap;
-	int cpu = pc_pin_self();
 
-	ASSERT_LE(0, cpu);
-	attr.ksymbol = 1;
-	attr.bpf_event = 1;
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "bpf_event");
-	struct expect e = self_expect(cap.fd, cpu);
-	ASSERT_EQ(0, pc_enable(cap.fd));
+	self->attr.ksymbol = 1;
+	self->attr.bpf_event = 1;
+	PC_CAPTURE_OPEN_SINCE(&self->cap, &self->attr, 0, -1, "bpf_event");
+	struct expect e = enable_for(_metadata, &self->cap, 0, self->cpu);
 	int err = pc_bpf_load_trivial(&prog, "pc_trailer");
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	e.after = monotonic_ns();
-	if (err == -EPERM || err == -ENOSYS) {
-		pc_capture_close(&cap);
+	disable_and_read(_metadata, &self->cap, &e);
+	if (err == -EPERM || err == -ENOSYS)
 		SKIP(return, "cannot load a BPF program here (%s)", pc_errno_name(-err));
-	}
 	ASSERT_ERRNO(0, -err);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *b = pc_find_bpf_event(&cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
+	const struct pc_record *b = pc_find_bpf_event(&self->cap, PERF_BPF_EVENT_PROG_LOAD, prog.id);
 	ASSERT_NE(NULL, b) TH_LOG("no BPF_EVENT for program %u", prog.id);
-	expect_trailer(_metadata, &cap, b, ALL_ID_BITS, &e);
+	expect_trailer(_metadata, &self->cap, b, ALL_ID_BITS, &e);
 	if (prog.jited_len) {
-		const struct pc_record *k = pc_find_ksymbol(&cap, prog.ksym, 0);
+		const struct pc_record *k = pc_find_ksymbol(&self->cap, prog.ksym, 0);
 
 		ASSERT_NE(NULL, k) TH_LOG("no KSYMBOL for %s", prog.ksym);
-		expect_trailer(_metadata, &cap, k, ALL_ID_BITS, &e);
+		expect_trailer(_metadata, &self->cap, k, ALL_ID_BITS, &e);
 	} else {
 		TH_LOG("the program is not JITed: no KSYMBOL record to check");
 	}
 	pc_bpf_close(&prog);
-	pc_capture_close(&cap);
 }
 
 /* CGROUP of a cgroup this task makes: written by the task that made it. */
-TEST(cgroup_written_by_its_maker)
+TEST_F(global, cgroup_written_by_its_maker)
 {
-	struct perfconf_attr attr = dummy(ALL_ID_BITS);
 	struct pc_cgroup_mount m;
 	char rel[64], path[PATH_MAX], kpath[PATH_MAX];
-	struct pc_capture cap;
-	int cpu = pc_pin_self();
 
-	ASSERT_LE(0, cpu);
 	REQUIRE_CONFIG("CGROUP_PERF");
 	if (pc_cgroup_perf_mount(&m))
 		SKIP(return, "no cgroup hierarchy is mounted");
-	attr.cgroup = 1;
-	PC_CAPTURE_OPEN_SINCE(&cap, &attr, 0, -1, "cgroup");
+	self->attr.cgroup = 1;
+	PC_CAPTURE_OPEN_SINCE(&self->cap, &self->attr, 0, -1, "cgroup");
 	pc_cgroup_unique_name(rel, sizeof(rel));
 	pc_cgroup_kernel_path(&m, rel, kpath, sizeof(kpath));
-	struct expect e = self_expect(cap.fd, cpu);
-	ASSERT_EQ(0, pc_enable(cap.fd));
+	struct expect e = enable_for(_metadata, &self->cap, 0, self->cpu);
 	int err = pc_cgroup_create(&m, rel, path, sizeof(path));
-	ASSERT_EQ(0, pc_disable(cap.fd));
-	e.after = monotonic_ns();
+	disable_and_read(_metadata, &self->cap, &e);
 	if (!err)
 		pc_cgroup_remove(path);
-	if (err == -EACCES || err == -EPERM || err == -EROFS) {
-		pc_capture_close(&cap);
+	if (err == -EACCES || err == -EPERM || err == -EROFS)
 		SKIP(return, "cannot create a cgroup here (%s)", pc_errno_name(-err));
-	}
 	ASSERT_ERRNO(0, -err);
-	ASSERT_CAPTURE_READ(&cap);
-	const struct pc_record *r = pc_find_cgroup(&cap, kpath);
+	const struct pc_record *r = pc_find_cgroup(&self->cap, kpath);
 	ASSERT_NE(NULL, r) TH_LOG("no CGROUP record for %s", kpath);
-	expect_trailer(_metadata, &cap, r, ALL_ID_BITS, &e);
-	pc_capture_close(&cap);
+	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &e);
 }
 
 TEST_HARNESS_MAIN
