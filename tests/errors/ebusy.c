@@ -60,46 +60,35 @@ static struct perfconf_attr exclusive_event(FIXTURE_DATA(global) *self)
 	return attr;
 }
 
-/* The first event of the PMU on (pid, cpu), or SKIP where even that is refused here. */
-#define FIRST(fd, pid, cpu) do { \
-	struct perfconf_attr a_ = exclusive_event(self); \
-	fd = pc_open(&a_, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC); \
-	if (fd < 0) \
+/*
+ * The PMU's first event on (first_pid, first_cpu), or SKIP where even that
+ * is refused here; beside it, a second one on (pid, cpu) is EBUSY, and
+ * opens once the first is closed (the control).
+ */
+#define EXPECT_SECOND_EBUSY(first_pid, first_cpu, pid, cpu) do { \
+	struct perfconf_attr attr_ = exclusive_event(self); \
+	int first_ = pc_open(&attr_, first_pid, first_cpu, -1, PERF_FLAG_FD_CLOEXEC); \
+	if (first_ < 0) \
 		SKIP(return, "%s refuses even one event here (%s)", self->pmu, \
 		     pc_errno_name(pc_last_open_errno())); \
+	EXPECT_ERRNO(EBUSY, pc_open_errno(&attr_, pid, cpu, -1, 0)); \
+	close(first_); \
+	EXPECT_ERRNO(0, pc_open_errno(&attr_, pid, cpu, -1, 0)) TH_LOG("the control"); \
 } while (0)
 
 TEST_F(global, second_event_in_one_task_is_ebusy)
 {
-	struct perfconf_attr attr = exclusive_event(self);
-	int fd;
-
-	FIRST(fd, 0, -1);
-	EXPECT_ERRNO(EBUSY, pc_open_errno(&attr, 0, -1, -1, 0));
-	close(fd);
-	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("the control");
+	EXPECT_SECOND_EBUSY(0, -1, 0, -1);
 }
 
 TEST_F(global, per_task_event_beside_a_cpu_wide_one_is_ebusy)
 {
-	struct perfconf_attr attr = exclusive_event(self);
-	int fd;
-
-	FIRST(fd, -1, 0);
-	EXPECT_ERRNO(EBUSY, pc_open_errno(&attr, 0, -1, -1, 0));
-	close(fd);
-	EXPECT_ERRNO(0, pc_open_errno(&attr, 0, -1, -1, 0)) TH_LOG("the control");
+	EXPECT_SECOND_EBUSY(-1, 0, 0, -1);
 }
 
 TEST_F(global, cpu_wide_event_beside_a_per_task_one_is_ebusy)
 {
-	struct perfconf_attr attr = exclusive_event(self);
-	int fd;
-
-	FIRST(fd, 0, -1);
-	EXPECT_ERRNO(EBUSY, pc_open_errno(&attr, -1, 0, -1, 0));
-	close(fd);
-	EXPECT_ERRNO(0, pc_open_errno(&attr, -1, 0, -1, 0)) TH_LOG("the control");
+	EXPECT_SECOND_EBUSY(0, -1, -1, 0);
 }
 
 TEST_HARNESS_MAIN

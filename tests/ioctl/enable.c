@@ -18,22 +18,24 @@ PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
 
 #define CALLS 7
 
-/* The tracepoint counter, disabled, with time_enabled in its reads. */
-static int open_counter(struct perfconf_attr *attr)
-{
-	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
-	return pc_open(attr, 0, -1, -1, 0);
-}
+/*
+ * fd: the tracepoint counter, disabled, with time_enabled in its reads;
+ * SKIP where the tracepoint is not here.
+ */
+#define OPEN_COUNTER(fd) do { \
+	struct perfconf_attr attr_; \
+	GETPPID_TRACEPOINT(&attr_); \
+	attr_.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED; \
+	fd = pc_open(&attr_, 0, -1, -1, 0); \
+	ASSERT_OPEN(fd); \
+} while (0)
 
 TEST(disabled_event_counts_from_enable)
 {
-	struct perfconf_attr attr;
 	uint64_t value, enabled;
 	int fd;
 
-	GETPPID_TRACEPOINT(&attr);
-	fd = open_counter(&attr);
-	ASSERT_OPEN(fd);
+	OPEN_COUNTER(fd);
 	pc_work_getppid_calls(CALLS);
 	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(0, value);
@@ -49,13 +51,10 @@ TEST(disabled_event_counts_from_enable)
 
 TEST(enable_twice_keeps_the_count)
 {
-	struct perfconf_attr attr;
 	uint64_t value, enabled;
 	int fd;
 
-	GETPPID_TRACEPOINT(&attr);
-	fd = open_counter(&attr);
-	ASSERT_OPEN(fd);
+	OPEN_COUNTER(fd);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pc_work_getppid_calls(CALLS);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));

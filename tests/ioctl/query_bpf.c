@@ -44,6 +44,7 @@ PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getsid)
 #define EVENTS 3	/* events, each with a program */
 #define MAX_PROGS 64	/* BPF_TRACE_MAX_PROGS */
 #define UNTOUCHED 0xdeadbeefu
+#define ALL ((1u << EVENTS) - 1)	/* every program attached */
 
 /* struct perf_event_query_bpf with room for more ids than the kernel allows */
 struct query {
@@ -118,6 +119,12 @@ FIXTURE_TEARDOWN(global)
 	ASSERT_EQ(0, ioctl(self->fd[i], PERF_EVENT_IOC_SET_BPF, self->prog[i].fd)) \
 		TH_LOG("program %d: %s", i, pc_errno_name(errno))
 
+#define ATTACH_ALL() do { \
+	for (int i_ = 0; i_ < EVENTS; i_++) { \
+		ATTACH(i_); \
+	} \
+} while (0)
+
 /* Which of the fixture's programs has this id: its index, or -1. */
 static int prog_of(const struct pc_bpf_prog *progs, uint32_t id)
 {
@@ -156,14 +163,24 @@ static void expect_ids(struct __test_metadata *_metadata, const struct pc_bpf_pr
 	}
 }
 
-/* A tracepoint without programs: prog_cnt 0, nothing in ids[]. */
-TEST_F(global, no_program_gives_zero)
+/*
+ * A query through fd with room for ids_len ids succeeds: prog_cnt is
+ * `count`, and ids[] lists as many of the programs of `attached` as fit.
+ */
+static void expect_query(struct __test_metadata *_metadata, FIXTURE_DATA(global) *self, int fd,
+			 uint32_t ids_len, uint32_t count, unsigned int attached)
 {
 	struct query q;
 
-	ASSERT_ERRNO(0, query_errno(self->bare, &q, EVENTS));
-	EXPECT_EQ(0, q.prog_cnt);
-	expect_ids(_metadata, self->prog, &q, 0, 0);
+	ASSERT_ERRNO(0, query_errno(fd, &q, ids_len)) TH_LOG("ids_len %u", ids_len);
+	EXPECT_EQ(count, q.prog_cnt) TH_LOG("ids_len %u", ids_len);
+	expect_ids(_metadata, self->prog, &q, count < ids_len ? count : ids_len, attached);
+}
+
+/* A tracepoint without programs: prog_cnt 0, nothing in ids[]. */
+TEST_F(global, no_program_gives_zero)
+{
+	expect_query(_metadata, self, self->bare, EVENTS, 0, 0);
 }
 
 /*
@@ -172,41 +189,25 @@ TEST_F(global, no_program_gives_zero)
  */
 TEST_F(global, ids_of_attached_programs)
 {
-	struct query q;
-
 	for (int i = 0; i < EVENTS; i++) {
 		ATTACH(i);
-		ASSERT_ERRNO(0, query_errno(self->fd[i], &q, EVENTS));
-		EXPECT_EQ(i + 1, q.prog_cnt) TH_LOG("after attaching %d", i + 1);
-		expect_ids(_metadata, self->prog, &q, i + 1, (2u << i) - 1);
+		expect_query(_metadata, self, self->fd[i], EVENTS, i + 1, (2u << i) - 1);	/* 0 to i */
 	}
 	for (int i = 0; i < EVENTS; i++) {
-		ASSERT_ERRNO(0, query_errno(self->fd[i], &q, EVENTS)) TH_LOG("through event %d", i);
-		EXPECT_EQ(EVENTS, q.prog_cnt) TH_LOG("through event %d", i);
-		expect_ids(_metadata, self->prog, &q, EVENTS, (1u << EVENTS) - 1);
+		expect_query(_metadata, self, self->fd[i], EVENTS, EVENTS, ALL);
 	}
-	ASSERT_ERRNO(0, query_errno(self->bare, &q, EVENTS)) TH_LOG("through the event without a program");
-	EXPECT_EQ(EVENTS, q.prog_cnt);
-	expect_ids(_metadata, self->prog, &q, EVENTS, (1u << EVENTS) - 1);
+	expect_query(_metadata, self, self->bare, EVENTS, EVENTS, ALL);
 }
 
 /* Closing an event takes its program off the list; closing the program's fd does not. */
 TEST_F(global, closing_the_event_detaches)
 {
-	struct query q;
-
-	for (int i = 0; i < EVENTS; i++) {
-		ATTACH(i);
-	}
+	ATTACH_ALL();
 	pc_bpf_close(&self->prog[0]);
-	ASSERT_ERRNO(0, query_errno(self->bare, &q, EVENTS));
-	EXPECT_EQ(EVENTS, q.prog_cnt) TH_LOG("after closing program 0's fd");
-	expect_ids(_metadata, self->prog, &q, EVENTS, (1u << EVENTS) - 1);
+	expect_query(_metadata, self, self->bare, EVENTS, EVENTS, ALL);
 	close(self->fd[1]);
 	self->fd[1] = -1;
-	ASSERT_ERRNO(0, query_errno(self->bare, &q, EVENTS));
-	EXPECT_EQ(EVENTS - 1, q.prog_cnt) TH_LOG("after closing event 1");
-	expect_ids(_metadata, self->prog, &q, EVENTS - 1, ((1u << EVENTS) - 1) & ~2u);
+	expect_query(_metadata, self, self->bare, EVENTS, EVENTS - 1, ALL & ~2u);
 }
 
 /* Less room than programs: ENOSPC, ids[] full, prog_cnt the whole count. */
@@ -214,30 +215,20 @@ TEST_F(global, ids_len_below_count_is_enospc)
 {
 	struct query q;
 
-	for (int i = 0; i < EVENTS; i++) {
-		ATTACH(i);
-	}
+	ATTACH_ALL();
 	for (uint32_t len = 1; len < EVENTS; len++) {
 		EXPECT_ERRNO(ENOSPC, query_errno(self->fd[0], &q, len)) TH_LOG("ids_len %u", len);
 		EXPECT_EQ(EVENTS, q.prog_cnt) TH_LOG("ids_len %u", len);
-		expect_ids(_metadata, self->prog, &q, len, (1u << EVENTS) - 1);
+		expect_ids(_metadata, self->prog, &q, len, ALL);
 	}
-	ASSERT_ERRNO(0, query_errno(self->fd[0], &q, EVENTS));	/* the control */
-	EXPECT_EQ(EVENTS, q.prog_cnt);
-	expect_ids(_metadata, self->prog, &q, EVENTS, (1u << EVENTS) - 1);
+	expect_query(_metadata, self, self->fd[0], EVENTS, EVENTS, ALL);	/* the control */
 }
 
 /* ids_len 0 asks for the count only: 0, prog_cnt written, ids[] left alone. */
 TEST_F(global, ids_len_zero_gives_the_count)
 {
-	struct query q;
-
-	for (int i = 0; i < EVENTS; i++) {
-		ATTACH(i);
-	}
-	ASSERT_ERRNO(0, query_errno(self->fd[0], &q, 0));
-	EXPECT_EQ(EVENTS, q.prog_cnt);
-	expect_ids(_metadata, self->prog, &q, 0, 0);
+	ATTACH_ALL();
+	expect_query(_metadata, self, self->fd[0], 0, EVENTS, ALL);
 }
 
 /* ids_len above the limit of programs per tracepoint is E2BIG; at it, room to spare. */
@@ -249,9 +240,7 @@ TEST_F(global, ids_len_above_limit_is_e2big)
 	EXPECT_ERRNO(E2BIG, query_errno(self->fd[0], &q, MAX_PROGS + 1));
 	EXPECT_EQ(UNTOUCHED, q.prog_cnt);
 	EXPECT_ERRNO(E2BIG, query_errno(self->fd[0], &q, UINT32_MAX));
-	ASSERT_ERRNO(0, query_errno(self->fd[0], &q, MAX_PROGS));	/* the control */
-	EXPECT_EQ(1, q.prog_cnt);
-	expect_ids(_metadata, self->prog, &q, 1, 1);
+	expect_query(_metadata, self, self->fd[0], MAX_PROGS, 1, 1);	/* the control */
 }
 
 /* A software counter is not a tracepoint: EINVAL. */

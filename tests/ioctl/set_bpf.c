@@ -84,6 +84,17 @@ static void open_getpgid(struct __test_metadata *_metadata, int *fd)
 	ASSERT_EQ(N, count_getpgid(*fd, N));
 }
 
+/* Another counter of the tracepoint, which the fixture found here. */
+static int open_another_getpgid(struct __test_metadata *_metadata)
+{
+	struct perfconf_attr attr;
+
+	ASSERT_EQ(0, pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getpgid"));
+	int fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	return fd;
+}
+
 FIXTURE(global) {
 	int fd;
 	struct pc_bpf_prog keep, drop;
@@ -179,12 +190,8 @@ TEST_F(program, stays_attached_after_its_fd_closes)
  */
 TEST_F(program, applies_to_the_tracepoint_until_the_event_closes)
 {
-	struct perfconf_attr attr;
-	int other;
+	int other = open_another_getpgid(_metadata);
 
-	ASSERT_EQ(0, pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getpgid"));
-	other = pc_open(&attr, 0, -1, -1, 0);
-	ASSERT_OPEN(other);
 	ASSERT_ERRNO(0, set_bpf_errno(self->fd, self->prog.fd));
 	expect_kept(_metadata, variant, count_getpgid(other, N));
 	close(self->fd);
@@ -209,12 +216,8 @@ TEST_F(global, second_program_is_eexist)
  */
 TEST_F(global, programs_of_two_events_all_run)
 {
-	struct perfconf_attr attr;
-	int other;
+	int other = open_another_getpgid(_metadata);
 
-	ASSERT_EQ(0, pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getpgid"));
-	other = pc_open(&attr, 0, -1, -1, 0);
-	ASSERT_OPEN(other);
 	ASSERT_ERRNO(0, set_bpf_errno(self->fd, self->keep.fd));
 	EXPECT_EQ(N, count_getpgid(self->fd, N));
 	ASSERT_ERRNO(0, set_bpf_errno(other, self->drop.fd));

@@ -74,19 +74,30 @@ TEST(layout_is_header_lost_and_sample_id)
 }
 
 /*
+ * A sampler of this task's page faults (pc_attr_fault_sampler) on a ring
+ * of 1 + 2^pages_log2 pages, and `pages` fresh pages for it to sample:
+ * the event's id.
+ */
+static uint64_t open_sampler(struct __test_metadata *_metadata, struct pc_capture *cap,
+			     struct pc_faults *f, size_t pages, unsigned int pages_log2)
+{
+	struct perfconf_attr attr = pc_attr_fault_sampler(PERF_COUNT_SW_PAGE_FAULTS);
+
+	ASSERT_EQ(0, pc_faults_map(f, pages));
+	ASSERT_ERRNO(0, -pc_capture_open_pages(cap, &attr, 0, -1, pages_log2));
+	return pc_event_id(cap->fd);
+}
+
+/*
  * A software sampler that loses nothing writes every sample and no
  * LOST_SAMPLES (nor LOST) record.
  */
 TEST(software_sampler_writes_none)
 {
-	struct perfconf_attr attr = pc_attr_fault_sampler(PERF_COUNT_SW_PAGE_FAULTS);
 	struct pc_capture cap;
 	struct pc_faults f;
-	uint64_t id;
+	uint64_t id = open_sampler(_metadata, &cap, &f, FAULTS + 1, PC_CAPTURE_PAGES_LOG2);
 
-	ASSERT_EQ(0, pc_faults_map(&f, FAULTS + 1));
-	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, FAULTS));
 	pc_faults_unmap(&f);
 	ASSERT_CAPTURE_READ(&cap);
@@ -103,14 +114,10 @@ TEST(software_sampler_writes_none)
  */
 TEST(ring_overflow_is_lost_not_lost_samples)
 {
-	struct perfconf_attr attr = pc_attr_fault_sampler(PERF_COUNT_SW_PAGE_FAULTS);
 	struct pc_capture cap;
 	struct pc_faults f;
-	uint64_t id;
+	uint64_t id = open_sampler(_metadata, &cap, &f, OVERFLOW_FAULTS + 3, 0);	/* a one-page ring */
 
-	ASSERT_EQ(0, pc_faults_map(&f, OVERFLOW_FAULTS + 3));
-	ASSERT_ERRNO(0, -pc_capture_open_pages(&cap, &attr, 0, -1, 0));
-	id = pc_event_id(cap.fd);
 	ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, OVERFLOW_FAULTS));
 	ASSERT_CAPTURE_READ(&cap);
 	ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, 1));
