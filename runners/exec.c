@@ -37,6 +37,7 @@
 
 #include "exec.h"
 #include "event/event.h"
+#include "event/pmu.h"
 #include "host/privilege.h"
 
 extern char **environ;
@@ -124,6 +125,49 @@ static void remove_dead_probes(void)
 		_exit(pc_calls_remove_dead() < 0);
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
+}
+
+/*
+ * The tracepoints the suite's cases open. Closing a tracepoint's last perf
+ * event unregisters its probe and waits for RCU under the kernel's
+ * event_mutex, which every open and close of a tracepoint or probe event
+ * machine-wide then waits for: at -j16 that queue was most of the run. A
+ * binary keeps its own for its life (PERFCONF_KEEP_TRACEPOINT); the runner
+ * keeps these for the whole run, so that no binary's exit, and no case of a
+ * binary that keeps none, unregisters one. A disabled counter on the
+ * runner itself, close-on-exec: it counts nothing and no binary sees it.
+ */
+static const char *const suite_tracepoints[][2] = {
+	{ "syscalls", "sys_enter_getppid" },
+	{ "syscalls", "sys_enter_getpgid" },
+	{ "syscalls", "sys_enter_getsid" },
+	{ "task", "task_rename" },
+};
+#define NSUITE_TRACEPOINTS (sizeof(suite_tracepoints) / sizeof(suite_tracepoints[0]))
+
+int exec_keep_tracepoints(void)
+{
+	long ids[NSUITE_TRACEPOINTS];
+	int fds[2], kept = 0;
+	pid_t pid;
+
+	if (geteuid() != 0 || pipe2(fds, O_CLOEXEC))
+		return 0;
+	pid = fork();
+	if (pid == 0) {		/* tracefs may have to be mounted: in a mount namespace of its own */
+		close(fds[0]);
+		for (size_t i = 0; i < NSUITE_TRACEPOINTS; i++)
+			ids[i] = pc_tracepoint_id(suite_tracepoints[i][0], suite_tracepoints[i][1]);
+		_exit(write(fds[1], ids, sizeof(ids)) == (ssize_t)sizeof(ids) ? 0 : 1);
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], ids, sizeof(ids)) == (ssize_t)sizeof(ids))
+		for (size_t i = 0; i < NSUITE_TRACEPOINTS; i++)
+			kept += ids[i] >= 0 && pc_tracepoint_keep(ids[i]) == 0;
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return kept;
 }
 
 /* Fields of /proc/<pid>/stat after the command name. */

@@ -27,6 +27,13 @@ int exec_init(void);
  */
 int exec_cleanup_stale(void);
 
+/*
+ * Keep the tracepoints the suite's cases open registered with perf until
+ * the runner exits (root only), so that no binary pays for unregistering
+ * one. Returns how many it keeps.
+ */
+int exec_keep_tracepoints(void);
+
 typedef void (*job_done_fn)(void *ctx, struct job *j);
 
 /*

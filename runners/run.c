@@ -487,6 +487,7 @@ int cmd_run(struct opts *o)
 	run.judges = (struct judges){ .base = have_base ? &base : NULL, .newer = have_newer ? &newer : NULL,
 				      .pool = pool, .npool = npool, .here = &here, .fixes = &fixes,
 				      .release = k.release };
+	exec_keep_tracepoints();
 	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
 	if (!stop)
 		stop = rerun_suspects(&h, jobs, n);
