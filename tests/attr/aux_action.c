@@ -10,6 +10,7 @@
  */
 #include "perfconf.h"
 #include "work/attr_probe.h"
+#include "aux_field_cases.h"
 
 #define FIELD "aux_action"
 
@@ -80,16 +81,7 @@ TEST(all_bits_is_einval)
 	EXPECT_ERRNO(pc_field_reserved_errno("__reserved_3"), pc_field_probe(&attr, FIELD, UINT32_MAX).err);
 }
 
-TEST(on_an_aux_pmu)
-{
-	PROBE_ON_AUX_PMU(FIELD, 1, false, "AUX tracing that starts paused and follows pause/resume events");
-}
-
-TEST(attr_size_rule)
-{
-	struct perfconf_attr attr = page_faults();
-
-	EXPECT_ATTR_SIZE_RULE(&attr, FIELD, 1);
-}
+AUX_FIELD_CASES(FIELD, page_faults(), 1, false,
+		"AUX tracing that starts paused and follows pause/resume events")
 
 TEST_HARNESS_MAIN

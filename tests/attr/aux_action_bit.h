@@ -8,6 +8,7 @@
  */
 #include "perfconf.h"
 #include "work/attr_probe.h"
+#include "aux_field_cases.h"
 #include "fragment.h"
 
 /* Alone, on software, breakpoint, tracepoint and uprobe events alike. */
@@ -37,17 +38,7 @@ TEST(not_with_aux_output)
 	EXPECT_ERRNO_SINCE(FIELD_NAME, EOPNOTSUPP, EINVAL, err);
 }
 
-TEST(on_an_aux_pmu)
-{
-	PROBE_ON_AUX_PMU(FIELD_NAME, 1, true,
-			 "the leader's AUX tracing " ON_OVERFLOW " when a member overflows");
-}
-
-TEST(attr_size_rule)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	EXPECT_ATTR_SIZE_RULE(&attr, FIELD_NAME, 1);
-}
+AUX_FIELD_CASES(FIELD_NAME, pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS), 1, true,
+		"the leader's AUX tracing " ON_OVERFLOW " when a member overflows")
 
 TEST_HARNESS_MAIN

@@ -10,6 +10,7 @@
  */
 #include "perfconf.h"
 #include "work/attr_probe.h"
+#include "aux_field_cases.h"
 
 #define FIELD "aux_sample_size"
 #define FAULTS 16
@@ -72,16 +73,7 @@ TEST(no_size_gives_empty_aux_samples)
 	pc_capture_close(&cap);
 }
 
-TEST(on_an_aux_pmu)
-{
-	PROBE_ON_AUX_PMU(FIELD, 4096, true, "samples carrying up to aux_sample_size bytes of the leader's AUX data");
-}
-
-TEST(attr_size_rule)
-{
-	struct perfconf_attr attr = aux_sampler();
-
-	EXPECT_ATTR_SIZE_RULE(&attr, FIELD, 1);
-}
+AUX_FIELD_CASES(FIELD, aux_sampler(), 4096, true,
+		"samples carrying up to aux_sample_size bytes of the leader's AUX data")
 
 TEST_HARNESS_MAIN

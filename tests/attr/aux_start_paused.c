@@ -7,6 +7,7 @@
  */
 #include "perfconf.h"
 #include "work/attr_probe.h"
+#include "aux_field_cases.h"
 
 #define FIELD "aux_start_paused"
 
@@ -39,16 +40,7 @@ TEST(refused_in_a_group_too)
 	EXPECT_ERRNO_SINCE(FIELD, EOPNOTSUPP, EINVAL, err);
 }
 
-TEST(on_an_aux_pmu)
-{
-	PROBE_ON_AUX_PMU(FIELD, 1, false, "no AUX data until an aux_resume event overflows");
-}
-
-TEST(attr_size_rule)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	EXPECT_ATTR_SIZE_RULE(&attr, FIELD, 1);
-}
+AUX_FIELD_CASES(FIELD, pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS), 1, false,
+		"no AUX data until an aux_resume event overflows")
 
 TEST_HARNESS_MAIN

@@ -8,6 +8,7 @@
  */
 #include "perfconf.h"
 #include "work/attr_probe.h"
+#include "aux_field_cases.h"
 
 #define FIELD "aux_watermark"
 #define FAULTS 32
@@ -58,16 +59,7 @@ TEST(aux_area_refused_on_a_software_event)
 	close(fd);
 }
 
-TEST(on_an_aux_pmu)
-{
-	PROBE_ON_AUX_PMU(FIELD, 4096, false, "one wake-up per aux_watermark bytes of AUX data");
-}
-
-TEST(attr_size_rule)
-{
-	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
-
-	EXPECT_ATTR_SIZE_RULE(&attr, FIELD, 1);
-}
+AUX_FIELD_CASES(FIELD, pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS), 4096, false,
+		"one wake-up per aux_watermark bytes of AUX data")
 
 TEST_HARNESS_MAIN

@@ -51,15 +51,19 @@ static int open_member(uint32_t type, uint64_t config, int group_fd)
 	return pc_open(&attr, 0, -1, group_fd, 0);
 }
 
-/* Two hardware events in a group: first leading (disabled), second following. */
-static void open_hw_pair(struct __test_metadata *_metadata, uint64_t first, uint64_t second,
-			 int *leader, int *sibling)
-{
-	*leader = open_member(PERF_TYPE_HARDWARE, first, -1);
-	ASSERT_OPEN(*leader);
-	*sibling = open_member(PERF_TYPE_HARDWARE, second, *leader);
-	ASSERT_OPEN(*sibling);
-}
+/*
+ * Two hardware events in a group: first leading (disabled), second
+ * following; SKIP where the PMU or either event is not here.
+ */
+#define OPEN_HW_PAIR(first, second, leader, sibling) do { \
+	REQUIRE_HW_PMU(); \
+	REQUIRE_HW_EVENT(first); \
+	REQUIRE_HW_EVENT(second); \
+	leader = open_member(PERF_TYPE_HARDWARE, first, -1); \
+	ASSERT_OPEN(leader); \
+	sibling = open_member(PERF_TYPE_HARDWARE, second, leader); \
+	ASSERT_OPEN(sibling); \
+} while (0)
 
 static void read_group(struct __test_metadata *_metadata, int leader, unsigned int nr,
 		       struct pc_read_values *v)
@@ -94,10 +98,7 @@ static void pair(struct __test_metadata *_metadata, uint64_t first, uint64_t sec
 	struct pc_read_values v;
 	int leader, sibling;
 
-	REQUIRE_HW_PMU();
-	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
-	REQUIRE_HW_EVENT(PERF_COUNT_HW_CPU_CYCLES);
-	open_hw_pair(_metadata, first, second, &leader, &sibling);
+	OPEN_HW_PAIR(first, second, leader, sibling);
 	ASSERT_EQ(0, pc_hw_loop_fd(leader, 0, N));
 	read_group(_metadata, leader, 2, &v);
 	EXPECT_EQ(event_id(leader), v.values[0].id);
@@ -336,10 +337,7 @@ TEST(read_through_a_sibling)
 	const char *err;
 	int leader, sibling;
 
-	REQUIRE_HW_PMU();
-	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
-	REQUIRE_HW_EVENT(PERF_COUNT_HW_CPU_CYCLES);
-	open_hw_pair(_metadata, PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES, &leader, &sibling);
+	OPEN_HW_PAIR(PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES, leader, sibling);
 	ASSERT_EQ(0, pc_hw_loop_fd(leader, 0, N));
 	ssize_t len = read(sibling, buf, sizeof(buf));
 	ASSERT_EQ(pc_read_values_size(FMT, 2), len);
@@ -409,9 +407,7 @@ TEST(siblings_outlive_the_leader)
 	ssize_t len;
 	int leader, sibling;
 
-	REQUIRE_HW_PMU();
-	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
-	open_hw_pair(_metadata, PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_INSTRUCTIONS, &leader, &sibling);
+	OPEN_HW_PAIR(PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_INSTRUCTIONS, leader, sibling);
 	close(leader);
 	ASSERT_EQ(0, nanosleep(&ms, NULL));
 	before = own_value(sibling, &nr, &len);

@@ -49,6 +49,15 @@ static int pause_errno(int fd, unsigned long arg)
 	return ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, arg) ? errno : 0;
 }
 
+/* fd enabled: BEFORE faults sampled, then its output paused over PAUSED more. */
+static void sample_then_pause(struct __test_metadata *_metadata, int fd, struct pc_faults *f)
+{
+	ASSERT_EQ(0, pc_enable(fd));
+	ASSERT_EQ(BEFORE, pc_faults_next(f, BEFORE));
+	ASSERT_ERRNO(0, pause_errno(fd, 1));
+	ASSERT_EQ(PAUSED, pc_faults_next(f, PAUSED));
+}
+
 FIXTURE(global) {
 	struct perfconf_attr attr;
 	struct pc_capture cap;
@@ -95,10 +104,7 @@ TEST_F(global, paused_samples_are_one_lost_record)
 {
 	const struct pc_record *lost;
 
-	ASSERT_EQ(0, pc_enable(self->cap.fd));
-	ASSERT_EQ(BEFORE, pc_faults_next(&self->f, BEFORE));
-	ASSERT_ERRNO(0, pause_errno(self->cap.fd, 1));
-	ASSERT_EQ(PAUSED, pc_faults_next(&self->f, PAUSED));
+	sample_then_pause(_metadata, self->cap.fd, &self->f);
 	ASSERT_ERRNO(0, pause_errno(self->cap.fd, 0));
 	ASSERT_EQ(AFTER, pc_faults_next(&self->f, AFTER));
 	ASSERT_EQ(0, pc_disable(self->cap.fd));
@@ -127,10 +133,7 @@ TEST_F(global, lost_waits_for_the_next_record)
 {
 	const struct pc_record *lost;
 
-	ASSERT_EQ(0, pc_enable(self->cap.fd));
-	ASSERT_EQ(BEFORE, pc_faults_next(&self->f, BEFORE));
-	ASSERT_ERRNO(0, pause_errno(self->cap.fd, 1));
-	ASSERT_EQ(PAUSED, pc_faults_next(&self->f, PAUSED));
+	sample_then_pause(_metadata, self->cap.fd, &self->f);
 	ASSERT_EQ(0, pc_disable(self->cap.fd));
 	ASSERT_CAPTURE_READ(&self->cap);
 	EXPECT_EQ(BEFORE, pc_capture_count(&self->cap, PERF_RECORD_SAMPLE));
@@ -186,10 +189,7 @@ TEST_F(global, format_lost_counts_paused_samples)
 	if (e)
 		SKIP(return, "PERF_FORMAT_LOST refused (%s): a kernel before 6.0", pc_errno_name(e));
 	ASSERT_ERRNO(0, -pc_capture_open(&cap, &attr, 0, -1));
-	ASSERT_EQ(0, pc_enable(cap.fd));
-	ASSERT_EQ(BEFORE, pc_faults_next(&self->f, BEFORE));
-	ASSERT_ERRNO(0, pause_errno(cap.fd, 1));
-	ASSERT_EQ(PAUSED, pc_faults_next(&self->f, PAUSED));
+	sample_then_pause(_metadata, cap.fd, &self->f);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 
 	ssize_t n = read(cap.fd, buf, sizeof(buf));

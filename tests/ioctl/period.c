@@ -89,29 +89,32 @@ static void sampled_close(struct sampled *s)
 	pc_faults_unmap(&s->f);
 }
 
-FIXTURE(period) {
-	struct sampled s;
-};
+/*
+ * A fixture whose variants change a sampler's period: each case starts
+ * with sampled_open() of `before`, and sets `after`.
+ */
+#define SAMPLED_FIXTURE(name) \
+	FIXTURE(name) { \
+		struct sampled s; \
+	}; \
+	FIXTURE_VARIANT(name) { \
+		uint64_t before, after; \
+	}; \
+	FIXTURE_SETUP(name) \
+	{ \
+		sampled_open(_metadata, &self->s, variant->before); \
+	} \
+	FIXTURE_TEARDOWN(name) \
+	{ \
+		sampled_close(&self->s); \
+	}
 
-FIXTURE_VARIANT(period) {
-	uint64_t before, after;
-};
-
+SAMPLED_FIXTURE(period)
 FIXTURE_VARIANT_ADD(period, four_to_two) { .before = 4, .after = 2 };
 FIXTURE_VARIANT_ADD(period, two_to_six) { .before = 2, .after = 6 };
 FIXTURE_VARIANT_ADD(period, one_to_three) { .before = 1, .after = 3 };
 FIXTURE_VARIANT_ADD(period, eight_to_three) { .before = 8, .after = 3 };
 FIXTURE_VARIANT_ADD(period, six_to_one) { .before = 6, .after = 1 };
-
-FIXTURE_SETUP(period)
-{
-	sampled_open(_metadata, &self->s, variant->before);
-}
-
-FIXTURE_TEARDOWN(period)
-{
-	sampled_close(&self->s);
-}
 
 /* Set while the event is off, the new period counts from the enable. */
 TEST_F(period, new_period_applies_from_enable)
@@ -129,28 +132,11 @@ TEST_F(period, new_period_applies_from_enable)
  * FAULTS / after samples over the FAULTS faults after it, whether or not
  * the task was scheduled out in between.
  */
-FIXTURE(running) {
-	struct sampled s;
-};
-
-FIXTURE_VARIANT(running) {
-	uint64_t before, after;
-};
-
+SAMPLED_FIXTURE(running)
 FIXTURE_VARIANT_ADD(running, two_to_one) { .before = 2, .after = 1 };
 FIXTURE_VARIANT_ADD(running, four_to_two) { .before = 4, .after = 2 };
 FIXTURE_VARIANT_ADD(running, six_to_three) { .before = 6, .after = 3 };
 FIXTURE_VARIANT_ADD(running, eight_to_four) { .before = 8, .after = 4 };
-
-FIXTURE_SETUP(running)
-{
-	sampled_open(_metadata, &self->s, variant->before);
-}
-
-FIXTURE_TEARDOWN(running)
-{
-	sampled_close(&self->s);
-}
 
 TEST_F(running, new_period_applies_at_once)
 {

@@ -123,89 +123,94 @@ static long vm_pin(struct __test_metadata *_metadata)
 	return kb * 1024 / page_size();
 }
 
+/* A ring of samples of this task's faults, and how far VmPin grew with it mapped. */
+struct sampled_ring {
+	struct pc_capture cap;
+	struct pc_faults f;
+	long pinned;
+};
+
 /*
- * Sample N user-mode page faults of f in a ring of 1 + 2^pages_log2 pages
- * into cap; *pinned is how far VmPin grew with the ring mapped. 0, or the
- * errno of the open or the mmap (cap->fd is -1 then).
+ * Sample N user-mode page faults of s->f in a ring of 1 + 2^pages_log2
+ * pages into s->cap. 0, or the errno of the open or the mmap (s->cap.fd
+ * is -1 then).
  */
-static int sample_in_ring(struct __test_metadata *_metadata, struct pc_capture *cap, struct pc_faults *f,
-			  unsigned int pages_log2, long *pinned)
+static int sample_in_ring(struct __test_metadata *_metadata, struct sampled_ring *s, unsigned int pages_log2)
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
 	long before = vm_pin(_metadata);
 
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	int err = pc_capture_open_pages(cap, &attr, 0, -1, pages_log2);
+	int err = pc_capture_open_pages(&s->cap, &attr, 0, -1, pages_log2);
 	if (err)
 		return -err;
-	*pinned = vm_pin(_metadata) - before;
-	ASSERT_EQ(0, pc_faults_map(f, N + 1));
-	ASSERT_EQ(0, pc_faults_enabled(f, cap->fd, N));
-	ASSERT_CAPTURE_READ(cap);
+	s->pinned = vm_pin(_metadata) - before;
+	ASSERT_EQ(0, pc_faults_map(&s->f, N + 1));
+	ASSERT_EQ(0, pc_faults_enabled(&s->f, s->cap.fd, N));
+	ASSERT_CAPTURE_READ(&s->cap);
 	return 0;
+}
+
+static void sampled_ring_close(struct sampled_ring *s)
+{
+	pc_capture_close(&s->cap);
+	pc_faults_unmap(&s->f);
 }
 
 /*
  * The ring works (one sample per fault, at the page it touched) and
  * pinned `extra` of its `pages` pages: exactly, or at least for root.
  */
-static void expect_ring(struct __test_metadata *_metadata, const struct cell *cell, const struct pc_capture *cap,
-			const struct pc_faults *f, long pinned, long extra, long pages)
+static void expect_ring(struct __test_metadata *_metadata, const struct cell *cell,
+			const struct sampled_ring *s, long extra, long pages)
 {
-	ASSERT_EQ(N, pc_capture_count(cap, PERF_RECORD_SAMPLE));
+	ASSERT_EQ(N, pc_capture_count(&s->cap, PERF_RECORD_SAMPLE));
 	for (size_t k = 0; k < N; k++) {
-		EXPECT_EQ(pc_faults_addr(f, 1 + k), pc_capture_sample(cap, k)->addr) TH_LOG("sample %zu", k);
+		EXPECT_EQ(pc_faults_addr(&s->f, 1 + k), pc_capture_sample(&s->cap, k)->addr) TH_LOG("sample %zu", k);
 	}
 	if (cell->id->root) {
-		EXPECT_LE(extra, pinned) TH_LOG("VmPin grew by %ld of the ring's %ld pages", pinned, pages);
-		EXPECT_GE(pages, pinned);
+		EXPECT_LE(extra, s->pinned) TH_LOG("VmPin grew by %ld of the ring's %ld pages", s->pinned, pages);
+		EXPECT_GE(pages, s->pinned);
 	} else {
-		EXPECT_EQ(extra, pinned) TH_LOG("VmPin grew by %ld of the ring's %ld pages", pinned, pages);
+		EXPECT_EQ(extra, s->pinned) TH_LOG("VmPin grew by %ld of the ring's %ld pages", s->pinned, pages);
 	}
 }
 
 CELL_CASE(past_mlock_kb)
 {
-	struct pc_faults f = { 0 };
-	struct pc_capture cap;
+	struct sampled_ring s = { 0 };
 	struct big_ring r;
-	long pinned = 0;
 
 	REQUIRE_BIG_RING(r);
 	ASSERT_EQ(0, set_memlock(0));
-	int err = sample_in_ring(_metadata, &cap, &f, r.pages_log2, &pinned);
+	int err = sample_in_ring(_metadata, &s, r.pages_log2);
 	if (CELL_ALLOWS(err, PC_GATE_USER, PC_GATE_MLOCK))
-		expect_ring(_metadata, cell, &cap, &f, pinned, r.extra, r.pages);
-	pc_capture_close(&cap);
-	pc_faults_unmap(&f);
+		expect_ring(_metadata, cell, &s, r.extra, r.pages);
+	sampled_ring_close(&s);
 
 	/* The control: refused only where the event itself is (with the same errno). */
-	int ctl = sample_in_ring(_metadata, &cap, &f, 0, &pinned);
+	int ctl = sample_in_ring(_metadata, &s, 0);
 	EXPECT_ERRNO(err == EPERM ? 0 : err, ctl) TH_LOG("a ring of one data page");
 	if (ctl == 0)
-		expect_ring(_metadata, cell, &cap, &f, pinned, 0, 2);
-	pc_capture_close(&cap);
-	pc_faults_unmap(&f);
+		expect_ring(_metadata, cell, &s, 0, 2);
+	sampled_ring_close(&s);
 }
 
 CELL_CASE(within_rlimit)
 {
-	struct pc_faults f = { 0 };
-	struct pc_capture cap;
+	struct sampled_ring s = { 0 };
 	struct big_ring r;
-	long pinned = 0;
 
 	REQUIRE_BIG_RING(r);
 	int e = set_memlock(r.extra);
 	if (e)
 		BLOCKED("cannot set RLIMIT_MEMLOCK to %ld pages (%s): root could not raise the hard limit", r.extra,
 			pc_errno_name(-e));
-	int err = sample_in_ring(_metadata, &cap, &f, r.pages_log2, &pinned);
+	int err = sample_in_ring(_metadata, &s, r.pages_log2);
 	if (CELL_ALLOWS(err, PC_GATE_USER))
-		expect_ring(_metadata, cell, &cap, &f, pinned, r.extra, r.pages);
-	pc_capture_close(&cap);
-	pc_faults_unmap(&f);
+		expect_ring(_metadata, cell, &s, r.extra, r.pages);
+	sampled_ring_close(&s);
 }
 
 TEST_HARNESS_MAIN
