@@ -74,7 +74,7 @@ static void spin_ms(unsigned int ms)
  * bit may show STRAY_SAMPLES: without the bit at work it would show about
  * as many as the control.
  */
-#define IDLE_SAMPLES 8
+#define IDLE_SAMPLES 4
 #define STRAY_SAMPLES 1
 
 static size_t idle_samples(const struct pc_capture *cap)
