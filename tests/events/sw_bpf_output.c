@@ -24,6 +24,9 @@
 #include "work/bpf.h"
 #include "work/measure.h"
 
+/* A program lives on the tracepoint: while it is attached, every counter of the tracepoint sees its verdict. */
+PERFCONF_META("writes=bpf.sys_enter_getpgid");
+
 #define HITS 16
 #define WORDS 5
 

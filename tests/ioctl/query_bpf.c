@@ -37,7 +37,8 @@
 
 #include "work/bpf.h"
 
-PERFCONF_META("reads=perf_event_paranoid");
+/* Its programs live on the tracepoint, which it alone counts. */
+PERFCONF_META("reads=perf_event_paranoid writes=bpf.sys_enter_getsid");
 
 PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getsid)
 

@@ -41,6 +41,9 @@
 #include "work/faults.h"
 #include "work/measure.h"
 
+/* A program lives on the tracepoint: while it is attached, every counter of the tracepoint sees its verdict. */
+PERFCONF_META("writes=bpf.sys_enter_getpgid");
+
 PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getpgid)
 
 #define N 8

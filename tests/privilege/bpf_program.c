@@ -16,20 +16,27 @@
  * perfmon_capable(), passed by whoever loaded the program).
  *
  * The request is the same in every cell: load "r0 = 0; exit" as a
- * tracepoint program, open a counter of syscalls:sys_enter_getppid on this
- * task, count N getppid() calls (the control: N), attach the program, and
- * call getppid() N times more. A program that returns 0 tells the kernel
- * to drop the event (perf_syscall_enter(), trace_call_bpf()), so where
- * allowed the counter stays at N, and PERF_EVENT_IOC_QUERY_BPF (since 4.16)
- * lists the program's id as the one attached to the tracepoint. Where
+ * tracepoint program, open a counter of syscalls:sys_enter_sched_getscheduler
+ * on this task, count N sched_getscheduler() calls (the control: N), attach
+ * the program, and make N calls more. A program that returns 0 tells the
+ * kernel to drop the event (perf_syscall_enter(), trace_call_bpf()), so
+ * where allowed the counter stays at N, and PERF_EVENT_IOC_QUERY_BPF (since
+ * 4.16) lists the program's id as the one attached to the tracepoint. Where
  * tracefs or the tracepoint is missing (FTRACE_SYSCALLS), or the kernel
  * has no tracepoint programs (BPF_EVENTS), the case SKIPs.
+ *
+ * A program lives on the tracepoint, not on the event: while it is
+ * attached, every counter of that tracepoint machine-wide drops its hits.
+ * So the tracepoint is one no other binary counts (declared as the state
+ * bpf.sys_enter_sched_getscheduler, which this binary alone writes).
  */
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 
 /* As root: the tracepoint's id (tracefs). */
 #define CELL_PREPARE(_metadata) find_tracepoint(_metadata)
 
+#define CELL_WRITES ",bpf.sys_enter_sched_getscheduler"
 #include "cells.h"
 #include "work/bpf.h"
 #include "work/measure.h"
@@ -40,10 +47,21 @@ static struct perfconf_attr counter;
 
 static void find_tracepoint(struct __test_metadata *_metadata)
 {
-	GETPPID_TRACEPOINT(&counter);
+	int err = pc_attr_tracepoint(&counter, "syscalls", "sys_enter_sched_getscheduler");
+
+	if (err == -ENOENT)
+		SKIP(return, "no syscalls:sys_enter_sched_getscheduler tracepoint (tracefs or FTRACE_SYSCALLS missing)");
+	ASSERT_EQ(0, err) TH_LOG("%s", pc_errno_name(-err));
 }
 
-PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_sched_getscheduler)
+
+/* n hits of the tracepoint: the syscall itself, never a libc cache. */
+static void scheduler_queries(int n)
+{
+	for (int i = 0; i < n; i++)
+		syscall(SYS_sched_getscheduler, 0);
+}
 
 /* The counter counts until the program is attached, then drops every hit. */
 static void expect_dropped(struct __test_metadata *_metadata, int fd, const struct pc_bpf_prog *prog)
@@ -54,10 +72,10 @@ static void expect_dropped(struct __test_metadata *_metadata, int fd, const stru
 	} query = { .ids_len = 1 };
 
 	ASSERT_EQ(0, pc_enable(fd));
-	pc_work_getppid_calls(N);
+	scheduler_queries(N);
 	EXPECT_EQ(N, pc_count_of(fd)) TH_LOG("before the program");
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog->fd)) TH_LOG("%s", pc_errno_name(errno));
-	pc_work_getppid_calls(N);
+	scheduler_queries(N);
 	ASSERT_EQ(0, pc_disable(fd));
 	EXPECT_EQ(N, pc_count_of(fd)) TH_LOG("after the program");
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_QUERY_BPF, &query)) TH_LOG("%s", pc_errno_name(errno));

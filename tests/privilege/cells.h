@@ -26,8 +26,10 @@
  *
  * A binary that includes this changes perf_event_paranoid: the runner runs
  * it beside no other binary that reads or changes it. One that reads
- * another perf sysctl names it, before including this:
+ * another perf sysctl names it, before including this, as one that
+ * changes other global state does:
  *	#define CELL_READS " reads=perf_event_mlock_kb"
+ *	#define CELL_WRITES ",bpf.sys_enter_sched_getscheduler"
  */
 #include <limits.h>
 
@@ -38,7 +40,10 @@
 #ifndef CELL_READS
 #define CELL_READS ""
 #endif
-PERFCONF_META("writes=perf_event_paranoid" CELL_READS);
+#ifndef CELL_WRITES
+#define CELL_WRITES ""
+#endif
+PERFCONF_META("writes=perf_event_paranoid" CELL_WRITES CELL_READS);
 
 #ifndef CELL_PREPARE
 #define CELL_PREPARE(_metadata) do { } while (0)
