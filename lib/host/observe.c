@@ -90,33 +90,39 @@ void pc_observe_errno(const char *key, int err)
 	pc_observe(key, "%s", pc_errno_name(err));
 }
 
-void pc_depends(const char *fmt, ...)
+void pc_diag_once(const char *line)
 {
-	static char said[32][128];	/* what this process declared already */
+	static char said[48][160];	/* what this process said already */
 	static pid_t said_by;
 	static size_t nsaid;
-	char fact[128], line[160];
 	int saved = errno;
-	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(fact, sizeof(fact), fmt, ap);
-	va_end(ap);
-	sanitize(fact, 0);
 	/* Once per process: the harness forks each case, its child starts over. */
 	if (said_by != getpid()) {
 		said_by = getpid();
 		nsaid = 0;
 	}
 	for (size_t i = 0; i < nsaid; i++)
-		if (!strcmp(said[i], fact))
+		if (!strcmp(said[i], line))
 			return;
-	if (nsaid < sizeof(said) / sizeof(said[0]))
-		strcpy(said[nsaid++], fact);
-	int n = snprintf(line, sizeof(line), "# DEPENDS %s\n", fact);
-	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
-		perror("dependency");
+	if (nsaid < sizeof(said) / sizeof(said[0]) && strlen(line) < sizeof(said[0]))
+		strcpy(said[nsaid++], line);
+	if (write(STDOUT_FILENO, line, strlen(line)) < 0)
+		perror("diagnostic");
 	errno = saved;
+}
+
+void pc_depends(const char *fmt, ...)
+{
+	char fact[128], line[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fact, sizeof(fact), fmt, ap);
+	va_end(ap);
+	sanitize(fact, 0);
+	snprintf(line, sizeof(line), "# DEPENDS %s\n", fact);
+	pc_diag_once(line);
 }
 
 bool pc_errno_is_unsupported(int err)

@@ -41,6 +41,8 @@ void pc_observe_errno(const char *key, int err);
  * and lists it as "not judged here" where none was.
  */
 void pc_depends(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Write line (a "# ..." diagnostic, newline included) to stdout, once per process. */
+void pc_diag_once(const char *line);
 
 /*
  * An errno that means "this PMU, event or feature is not here" rather than

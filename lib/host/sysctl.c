@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host/observe.h"
 #include "host/sysctl.h"
 
 #define STATE_NAME "sysctl.state"
@@ -168,29 +169,12 @@ const char *pc_sysctl_key(const char *name, char *buf, size_t len)
 
 void pc_sysctl_note(bool writes, const char *name)
 {
-	static char said[16][MAX_NAME + 8];	/* what this process told already */
-	static pid_t said_by;
-	static size_t nsaid;
 	char key[MAX_NAME], line[MAX_NAME + 16];
-	int saved = errno, n;
 
 	if (!getenv(PC_RUNNER_PID_ENV))
 		return;		/* not a binary the runner started: no one to tell */
-	n = snprintf(line, sizeof(line), "# %s %s\n", writes ? "WRITES" : "READS",
-		     pc_sysctl_key(name, key, sizeof(key)));
-	/* Once per process: the harness forks each case, its child starts over. */
-	if (said_by != getpid()) {
-		said_by = getpid();
-		nsaid = 0;
-	}
-	for (size_t i = 0; i < nsaid; i++)
-		if (!strcmp(said[i], line))
-			return;
-	if (nsaid < sizeof(said) / sizeof(said[0]))
-		strcpy(said[nsaid++], line);
-	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
-		perror("sysctl note");
-	errno = saved;
+	snprintf(line, sizeof(line), "# %s %s\n", writes ? "WRITES" : "READS", pc_sysctl_key(name, key, sizeof(key)));
+	pc_diag_once(line);
 }
 
 static int sysctl_write(const char *name, long value)
@@ -388,7 +372,8 @@ int pc_sysctl_restore(const char *name)
 	return err;
 }
 
-int pc_sysctl_restore_owned(long session)
+/* Restore the entries saved by session (any session when all), keep the others. */
+static int restore_saved(bool all, long session)
 {
 	struct entry e[MAX_ENTRIES];
 	int fd, n, kept = 0, restored = 0, err = 0;
@@ -404,7 +389,7 @@ int pc_sysctl_restore_owned(long session)
 		return n;
 	}
 	for (int i = 0; i < n; i++) {
-		int r = e[i].owner == session ? sysctl_write(e[i].name, e[i].value) : 1;
+		int r = all || e[i].owner == session ? sysctl_write(e[i].name, e[i].value) : 1;
 
 		if (r < 0) {
 			fprintf(stderr, "%s: cannot restore %s to %ld: %s\n",
@@ -422,35 +407,12 @@ int pc_sysctl_restore_owned(long session)
 	return err ? err : restored;
 }
 
+int pc_sysctl_restore_owned(long session)
+{
+	return restore_saved(false, session);
+}
+
 int pc_sysctl_restore_all(void)
 {
-	struct entry e[MAX_ENTRIES];
-	int fd, n, kept = 0, restored = 0, err = 0;
-
-	fd = lock_state(0);
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		return fd;
-	n = read_state(fd, e, MAX_ENTRIES);
-	if (n < 0) {
-		close(fd);
-		return n;
-	}
-	for (int i = 0; i < n; i++) {
-		int r = sysctl_write(e[i].name, e[i].value);
-
-		if (r) {
-			fprintf(stderr, "%s: cannot restore %s to %ld: %s\n",
-				pc_sysctl_state_path(), e[i].name, e[i].value, strerror(-r));
-			e[kept++] = e[i];	/* keep it for the next attempt */
-			err = r;
-		} else {
-			restored++;
-		}
-	}
-	if (kept)
-		write_state(fd, e, kept);
-	unlink_if_empty(fd, kept);
-	return err ? err : restored;
+	return restore_saved(true, 0);
 }
