@@ -342,6 +342,12 @@ TEST(other_task_is_einval)
 	struct pc_child child;
 
 	ASSERT_EQ(0, pc_child_start(&child, 0));
+	/*
+	 * The path the child's faults take is paged in first: a fault on code
+	 * read from disk is major, which the target (all page faults) counts
+	 * and the source (minor ones) does not.
+	 */
+	ASSERT_EQ(0, pc_child_do(&child, "faults 8"));
 	ASSERT_ERRNO(0, -pc_capture_open(&target, &attr, child.pid, -1));
 	attr = pc_attr_fault_sampler(SOURCE_FAULTS);
 	int mine = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
