@@ -373,11 +373,12 @@ int pc_calls_keep(const void *func)
 		attr.disabled = 1;
 		fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	}
-	kept_calls[nkept_calls++] = (struct kept_calls){ func, id, fd };
-	if (id < 0 || fd < 0) {
-		calls_unkeep();	/* keep none rather than a probe no one holds */
+	if (id < 0 || fd < 0) {	/* no probe that no one holds: remove it */
+		snprintf(command, sizeof(command), "-:%s/%s\n", group, name);
+		uprobe_events_write(command);
 		return id < 0 ? (int)id : fd;
 	}
+	kept_calls[nkept_calls++] = (struct kept_calls){ func, id, fd };
 	return 0;
 }
 
