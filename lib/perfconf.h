@@ -128,8 +128,8 @@
 /*
  * Set perf_event_paranoid to level with pc_sysctl_set() (a binary that
  * declares writes=perf_event_paranoid; its parent restores it), and check
- * that it took: SKIP where this
- * kernel refuses the level, BLOCKED where it cannot be written.
+ * that it took: SKIP where this kernel refuses the level, BLOCKED where it
+ * cannot be written.
  */
 #define SET_PARANOID(level) do { \
 	long now_ = LONG_MIN; \

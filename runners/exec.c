@@ -39,10 +39,11 @@
 #include "event/event.h"
 #include "event/pmu.h"
 #include "host/privilege.h"
+#include "host/sysctl.h"
 
 extern char **environ;
 
-#define RUNNER_PID_VAR "PERFCONF_RUNNER_PID"
+#define RUNNER_PID_VAR PC_RUNNER_PID_ENV
 #define TMP_PREFIX "perfconf-run."
 #define EXIT_GRACE 2.0		/* after exit: leftovers holding the pipe */
 #define KILL_GRACE 5.0		/* after SIGKILL: the main process must go */
