@@ -123,12 +123,12 @@ static void read_meta(struct job *j)
 
 			if (!strcmp(w, "exclusive")) {
 				j->exclusive = true;
-			} else if (!strncmp(w, "reads=", 6) || !strncmp(w, "writes=", 7)) {
-				bool writes = w[0] == 'w';
+			} else if (!strncmp(w, "reads=", 6) || !strncmp(w, "writes=", 7) || !strncmp(w, "serial=", 7)) {
+				struct strv *keys = w[0] == 'r' ? &j->reads : w[0] == 'w' ? &j->writes : &j->serial;
 				char *save2;
 
-				for (char *k = strtok_r(w + (writes ? 7 : 6), ",", &save2); k; k = strtok_r(NULL, ",", &save2))
-					strv_add(writes ? &j->writes : &j->reads, k);
+				for (char *k = strtok_r(strchr(w, '=') + 1, ",", &save2); k; k = strtok_r(NULL, ",", &save2))
+					strv_add(keys, k);
 			} else if (!strncmp(w, "timeout=", 8) && parse_seconds(w + 8, &secs)) {
 				j->timeout = secs;
 				free(j->timeout_from);

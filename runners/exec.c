@@ -437,9 +437,9 @@ struct sched {
 };
 
 /*
- * Exclusive binaries first, then those that change global state (one at a
- * time per state, so their chain starts early), then longer before shorter,
- * unknown (new) first.
+ * Exclusive binaries first, then those that change global state or name a
+ * serial= key (one at a time per state or key, so their chains start
+ * early), then longer before shorter, unknown (new) first.
  */
 static int start_before(const void *a, const void *b)
 {
@@ -447,8 +447,8 @@ static int start_before(const void *a, const void *b)
 
 	if (x->exclusive != y->exclusive)
 		return x->exclusive ? -1 : 1;
-	if (!x->writes.n != !y->writes.n)
-		return x->writes.n ? -1 : 1;
+	if (!(x->writes.n + x->serial.n) != !(y->writes.n + y->serial.n))
+		return x->writes.n + x->serial.n ? -1 : 1;
 	if (x->last_s != y->last_s)
 		return x->last_s < 0 ? -1 : y->last_s < 0 ? 1 : x->last_s > y->last_s ? -1 : 1;
 	return x->num - y->num;
@@ -468,10 +468,20 @@ static bool writes_what_it_uses(const struct job *a, const struct job *b)
 	return false;
 }
 
+/* Whether x and y name a serial= key in common. */
+static bool same_serial(const struct job *x, const struct job *y)
+{
+	for (size_t i = 0; i < x->serial.n; i++)
+		if (strv_has(&y->serial, x->serial.v[i]))
+			return true;
+	return false;
+}
+
 /* Whether x and y may not run side by side. */
 bool exec_conflict(const struct job *x, const struct job *y)
 {
-	return x->exclusive || y->exclusive || writes_what_it_uses(x, y) || writes_what_it_uses(y, x);
+	return x->exclusive || y->exclusive || writes_what_it_uses(x, y) || writes_what_it_uses(y, x) ||
+	       same_serial(x, y);
 }
 
 static void add_once(struct strv *s, const char *str)

@@ -32,6 +32,7 @@ void job_free(struct job *j)
 	free(j->timeout_from);
 	strv_free(&j->reads);
 	strv_free(&j->writes);
+	strv_free(&j->serial);
 	free(j->tmpdir);
 	free(j->spawn_error);
 	tap_free(&j->tap);

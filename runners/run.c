@@ -52,18 +52,18 @@ static void emit_all(struct run *r, char *text)
 	emit(r, all);
 }
 
-/* " reads=a,b" or " writes=a", as PERFCONF_META declares them, or "". */
-static const char *state_words(const struct job *j, bool writes)
+/* " reads=a,b" (kind 0), " writes=a" (1) or " serial=a" (2), as PERFCONF_META declares them, or "". */
+static const char *state_words(const struct job *j, int kind)
 {
-	static char buf[2][256];
-	const struct strv *keys = writes ? &j->writes : &j->reads;
-	char *b = buf[writes];
+	static char buf[3][256];
+	static const char *const word[] = { " reads=", " writes=", " serial=" };
+	const struct strv *keys = kind == 0 ? &j->reads : kind == 1 ? &j->writes : &j->serial;
+	char *b = buf[kind];
 	size_t used = 0;
 
 	b[0] = 0;
 	for (size_t i = 0; i < keys->n && used < sizeof(buf[0]); i++)
-		used += snprintf(b + used, sizeof(buf[0]) - used, "%s%s", i ? "," : writes ? " writes=" : " reads=",
-				 keys->v[i]);
+		used += snprintf(b + used, sizeof(buf[0]) - used, "%s%s", i ? "," : word[kind], keys->v[i]);
 	return b;
 }
 
@@ -156,6 +156,8 @@ static int rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 				strv_add(&one.reads, from->reads.v[w]);
 			for (size_t w = 0; w < from->writes.n; w++)
 				strv_add(&one.writes, from->writes.v[w]);
+			for (size_t w = 0; w < from->serial.n; w++)
+				strv_add(&one.serial, from->serial.v[w]);
 			h->keep_all = true;
 			stop = exec_run(&one, 1, 1, h, rerun_done, NULL);
 			h->keep_all = false;
@@ -275,9 +277,9 @@ int cmd_run(struct opts *o)
 	if (o->list) {
 		for (size_t i = 0; i < n; i++) {
 			if (o->verbose)
-				printf("%-40s timeout=%gs (%s)%s%s%s\n", jobs[i].name, jobs[i].timeout,
+				printf("%-40s timeout=%gs (%s)%s%s%s%s\n", jobs[i].name, jobs[i].timeout,
 				       jobs[i].timeout_from, jobs[i].exclusive ? " exclusive" : "",
-				       state_words(&jobs[i], false), state_words(&jobs[i], true));
+				       state_words(&jobs[i], 0), state_words(&jobs[i], 1), state_words(&jobs[i], 2));
 			else
 				printf("%s\n", jobs[i].name);
 		}
@@ -548,6 +550,7 @@ int cmd_run(struct opts *o)
 		double alone = 0, longest = -1, chain = 0;
 		size_t nalone = 0, at = 0, nchain = 0;
 		const char *chain_key = NULL;
+		int chain_serial = 0;
 		char *l, *other;
 
 		for (size_t i = 0; i < n; i++) {
@@ -562,26 +565,36 @@ int cmd_run(struct opts *o)
 				longest = d;
 				at = i;
 			}
-			for (size_t w = 0; w < jobs[i].writes.n && !jobs[i].exclusive; w++) {
-				const char *key = jobs[i].writes.v[w];
-				double sum = 0;
-				size_t count = 0;
+			/* the binaries that write one state, or name one serial= key, run one at a time */
+			for (int kind = 0; kind < 2 && !jobs[i].exclusive; kind++) {
+				const struct strv *keys = kind ? &jobs[i].serial : &jobs[i].writes;
 
-				for (size_t k = 0; k < n; k++) {
-					if (jobs[k].started && !jobs[k].exclusive && job_declares(&jobs[k], key, true)) {
-						sum += jobs[k].end - jobs[k].start;
-						count++;
+				for (size_t w = 0; w < keys->n; w++) {
+					double sum = 0;
+					size_t count = 0;
+
+					for (size_t k = 0; k < n; k++) {
+						bool in = kind ? strv_has(&jobs[k].serial, keys->v[w])
+							       : job_declares(&jobs[k], keys->v[w], true);
+
+						if (jobs[k].started && !jobs[k].exclusive && in) {
+							sum += jobs[k].end - jobs[k].start;
+							count++;
+						}
 					}
-				}
-				if (sum > chain) {
-					chain = sum;
-					nchain = count;
-					chain_key = key;
+					if (sum > chain) {
+						chain = sum;
+						nchain = count;
+						chain_key = keys->v[w];
+						chain_serial = kind;
+					}
 				}
 			}
 		}
 		if (chain_key && chain > longest)
-			other = xasprintf("the %zu writer%s of %s, one at a time, %.2f s", nchain, nchain == 1 ? "" : "s",
+			other = xasprintf("the %zu %s %s, one at a time, %.2f s", nchain,
+					  chain_serial ? (nchain == 1 ? "binary of" : "binaries of")
+						       : (nchain == 1 ? "writer of" : "writers of"),
 					  chain_key, chain);
 		else
 			other = longest < 0 ? xstrdup("no other binary")

@@ -33,6 +33,7 @@ struct job {
 	char *timeout_from;	/* "default", "--timeout", "timeouts.conf:3", "PERFCONF_META" */
 	bool exclusive;		/* beside nothing */
 	struct strv reads, writes;	/* the global state it declares (PERFCONF_META reads=, writes=) */
+	struct strv serial;	/* kernel locks its cases hold for long (serial=): one at a time per key */
 	double last_s;		/* its duration in the last run (durations.txt), or -1 */
 
 	/* exec.c */

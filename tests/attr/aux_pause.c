@@ -10,3 +10,6 @@
 #define FIELD		aux_pause
 #define ON_OVERFLOW	"paused"
 #include "aux_action_bit.h"
+
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");

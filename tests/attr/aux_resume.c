@@ -10,3 +10,6 @@
 #define FIELD		aux_resume
 #define ON_OVERFLOW	"resumed"
 #include "aux_action_bit.h"
+
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");

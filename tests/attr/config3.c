@@ -13,3 +13,6 @@
 #define FIELD_PATTERN	0x3333333333333333ULL
 #define SIZE_BEFORE	7
 #include "config_word_ext.h"
+
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");

@@ -18,6 +18,9 @@
 #include "perfconf.h"
 #include "work/child.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 FIXTURE(child) {
 	struct pc_child child;
 };

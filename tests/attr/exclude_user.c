@@ -21,6 +21,9 @@
 #define FIELD exclude_user
 #include "exclude_faults.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 TEST(user_faults_not_counted)
 {
 	EXPECT_EQ(N, faults_counted(pc_user_faults_work, 0));

@@ -17,6 +17,9 @@
 #include "event/kprobe.h"
 #include "work/measure.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 #define N 17
 
 TEST(counts_each_call)

@@ -21,7 +21,8 @@
 #include "event/kprobe.h"
 #include "work/measure.h"
 
-PERFCONF_META("reads=perf_event_paranoid");
+/* Its cases create and destroy probe events: one such binary at a time (serial=). */
+PERFCONF_META("reads=perf_event_paranoid serial=probes");
 
 #define N 13
 

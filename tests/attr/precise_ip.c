@@ -14,6 +14,9 @@
 #include "perfconf.h"
 #include "work/faults.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 /*
  * Observe precise_ip 0..3 on a sampling attr; 0 must open. With `anchor`,
  * the plain event stays open meanwhile, so that a tracepoint is registered

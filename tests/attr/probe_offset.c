@@ -13,6 +13,9 @@
 #include "work/measure.h"
 #include "perfconf.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 #define N 6
 #define M 11
 

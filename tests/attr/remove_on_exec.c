@@ -18,6 +18,9 @@
 #include "work/attr_probe.h"
 #include "work/child.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 #define HELPER_FAULTS 2000
 #define HELPER_WORK "faults 2000"
 

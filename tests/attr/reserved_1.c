@@ -10,6 +10,9 @@
 #define FIELD	__reserved_1
 #include "reserved_word.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 /*
  * A type no PMU has is ENOENT ("the type setting is not valid"), but with
  * a reserved bit set the attr is refused first.

@@ -9,6 +9,9 @@
 #define FIELD_BITS	16
 #include "reserved_word.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 /* Its neighbour sample_max_stack may be set: the refusal is for __reserved_2's bytes alone. */
 TEST(sample_max_stack_beside_it_is_not_reserved)
 {

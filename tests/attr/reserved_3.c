@@ -9,6 +9,9 @@
 #define FIELD	__reserved_3
 #include "reserved_word.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 /*
  * aux_start_paused alone on a software event is refused for want of an
  * AUX PMU (or, before 6.13, as reserved); with a reserved bit beside it

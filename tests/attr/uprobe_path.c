@@ -16,7 +16,8 @@
 
 #include "perfconf.h"
 
-PERFCONF_META("reads=perf_event_paranoid");
+/* Its cases create and destroy probe events: one such binary at a time (serial=). */
+PERFCONF_META("reads=perf_event_paranoid serial=probes");
 
 /* Some cases probe its own code as another identity: from a copy it can reach. */
 PERFCONF_REACHABLE_BY_EVERY_IDENTITY()

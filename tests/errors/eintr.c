@@ -19,6 +19,9 @@
 
 #include "perfconf.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 FIXTURE(global) {
 	char dir[256];		/* tracefs */
 	char group[64], event[64];

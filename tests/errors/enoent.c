@@ -26,6 +26,9 @@
 #include "work/measure.h"
 #include "perfconf.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 /* The largest type any PMU in sysfs has; -errno when none can be read. */
 static long largest_pmu_type(void)
 {

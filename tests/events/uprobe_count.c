@@ -7,6 +7,9 @@
 #include "perfconf.h"
 #include "work/measure.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 TEST(counts_each_call)
 {
 	struct perfconf_attr attr;

@@ -30,6 +30,8 @@
  * changes other global state does:
  *	#define CELL_READS " reads=perf_event_mlock_kb"
  *	#define CELL_WRITES ",bpf.sys_enter_sched_getscheduler"
+ * and one whose cells create and destroy probe events:
+ *	#define CELL_SERIAL " serial=probes"
  */
 #include <limits.h>
 
@@ -43,7 +45,10 @@
 #ifndef CELL_WRITES
 #define CELL_WRITES ""
 #endif
-PERFCONF_META("writes=perf_event_paranoid" CELL_WRITES CELL_READS);
+#ifndef CELL_SERIAL
+#define CELL_SERIAL ""
+#endif
+PERFCONF_META("writes=perf_event_paranoid" CELL_WRITES CELL_READS CELL_SERIAL);
 
 #ifndef CELL_PREPARE
 #define CELL_PREPARE(_metadata) do { } while (0)

@@ -12,6 +12,7 @@
  * allowed, it counts each call exactly. Where there is no kprobe PMU
  * (CONFIG_KPROBE_EVENTS), the case SKIPs.
  */
+#define CELL_SERIAL " serial=probes"	/* each allowed cell creates a probe */
 #include "cells.h"
 #include "event/kprobe.h"
 #include "work/measure.h"

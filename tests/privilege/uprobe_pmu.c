@@ -8,6 +8,7 @@
  * user-space-only uprobe on a noinline function of this program, which,
  * where allowed, counts each call exactly.
  */
+#define CELL_SERIAL " serial=probes"	/* each allowed cell creates a probe */
 #include "cells.h"
 #include "work/measure.h"
 

@@ -24,6 +24,9 @@
 #include "work/attr_probe.h"
 #include "aux_pmus.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 #define FAULTS 16
 
 /*

@@ -21,6 +21,9 @@
 #include "work/attr_probe.h"
 #include "aux_pmus.h"
 
+/* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
+PERFCONF_META("serial=probes");
+
 TEST(aux_output_refused_on_every_pmu_here)
 {
 	char names[512];
