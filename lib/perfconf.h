@@ -39,7 +39,9 @@
  * space-separated words: "writes=KEY[,KEY]" and "reads=KEY[,KEY]" (the
  * global state it changes and reads, host/sysctl.h: the runner runs beside
  * it only what does not conflict, and fails it for a state it touched
- * without declaring it), "exclusive" (runs alone), "timeout=SECONDS".
+ * without declaring it), "serial=KEY" (one at a time among the binaries
+ * naming KEY: "probes" for those whose cases create and destroy probe
+ * events), "exclusive" (runs alone), "timeout=SECONDS".
  *	PERFCONF_META("writes=perf_event_paranoid timeout=60");
  */
 #define PERFCONF_META(words) \
