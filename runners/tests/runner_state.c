@@ -459,18 +459,20 @@ TEST_F(state, exclusive_runs_alone)
 /*
  * Declared global state: the writers of one state run one at a time and
  * beside none of its readers; a binary that touches neither runs beside
- * them; a binary that reads a state it did not declare is an error.
+ * them; binaries naming one serial= key run one at a time; a binary that
+ * reads a state it did not declare is an error.
  */
 TEST_F(state, writers_run_apart_from_what_uses_their_state)
 {
-	static const char *const names[] = { "a/w1", "a/w2", "b/r1", "c/n1" };
+	static const char *const names[] = { "a/w1", "a/w2", "b/r1", "c/n1", "d/s1", "d/s2" };
 	static const char *const meta[] = {
 		"# perfconf-meta: writes=perf_event_paranoid\n", "# perfconf-meta: writes=perf_event_paranoid\n",
 		"# perfconf-meta: reads=perf_event_paranoid\n", "",
+		"# perfconf-meta: serial=probes\n", "# perfconf-meta: serial=probes\n",
 	};
-	long long start[4], end[4];
+	long long start[6], end[6];
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 6; i++) {
 		char b[1024];
 
 		snprintf(b, sizeof(b), timed_body, meta[i]);
@@ -478,10 +480,12 @@ TEST_F(state, writers_run_apart_from_what_uses_their_state)
 	}
 	fk_run(&self->t, &self->r, "-j", "4");
 	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
-	read_times(&self->t, names, 4, start, end);
-	for (int i = 0; i < 4; i++) {
+	read_times(&self->t, names, 6, start, end);
+	for (int i = 0; i < 6; i++) {
 		ASSERT_TRUE(start[i] && end[i]) TH_LOG("%s did not log", names[i]);
 	}
+	/* serial=: one at a time among those naming the key */
+	EXPECT_TRUE(end[4] <= start[5] || end[5] <= start[4]) TH_LOG("d/s1 and d/s2 ran side by side");
 	for (int i = 0; i < 3; i++) {
 		for (int k = i + 1; k < 3; k++) {
 			EXPECT_TRUE(end[i] <= start[k] || end[k] <= start[i])
