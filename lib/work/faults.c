@@ -66,7 +66,17 @@ int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t 
 {
 	int err = 0, i;
 
+	/*
+	 * Page in the code that runs while the events count (a text page first
+	 * touched then is a user-mode fault they count; a forked case maps its
+	 * text anew, and a page evicted from the cache is not mapped around):
+	 * the fault loop, enabling (no fd: the same calls) and disabling (an
+	 * event that is not enabled: nothing changes).
+	 */
 	pc_faults_next(f, 1);
+	pc_enable(-1);
+	for (i = 0; i < nfds; i++)
+		pc_disable(fds[i]);
 	for (i = 0; i < nfds && !err; i++)
 		err = pc_enable(fds[i]);
 	if (!err)

@@ -42,9 +42,10 @@ size_t pc_faults_next(struct pc_faults *f, size_t n);
 uint64_t pc_faults_addr(const struct pc_faults *f, size_t k);
 void pc_faults_unmap(struct pc_faults *f);
 /*
- * One fault to warm the path up, then n with the event fd enabled: the
- * k-th of those at pc_faults_addr(f, 1 + k). 0, or -errno if enabling or
- * disabling failed.
+ * One fault to warm the path up (and the enabling and disabling calls, fd
+ * being disabled first), then n with the event fd enabled: the k-th of
+ * those at pc_faults_addr(f, 1 + k). 0, or -errno if enabling or disabling
+ * failed.
  */
 int pc_faults_enabled(struct pc_faults *f, int fd, size_t n);
 /* The same with nfds events enabled in order and disabled in reverse. */
