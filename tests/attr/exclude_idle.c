@@ -74,7 +74,7 @@ static void spin_ms(unsigned int ms)
  * bit may show STRAY_SAMPLES: without the bit at work it would show about
  * as many as the control.
  */
-#define IDLE_SAMPLES 4
+#define IDLE_SAMPLES 3
 #define STRAY_SAMPLES 1
 
 static size_t idle_samples(const struct pc_capture *cap)
@@ -127,7 +127,7 @@ static int idled_on(int cpu, struct pc_capture *cap, struct pc_capture *ctl, uns
  * control needs a CPU whose timer fires while it idles: a virtual machine
  * may leave a halted vCPU's timer undelivered (one of our 2-CPU machines
  * sampled its CPU 1 0 to 3 times in 200 ms of idle, against 400 on CPU
- * 0), so every CPU this task may run on is tried, 500 ms each, until one
+ * 0), so every CPU this task may run on is tried, 1 s each, until one
  * shows its idle task; a machine where none does cannot test it.
  */
 TEST(cpu_wide_samples_skip_idle)
@@ -141,7 +141,7 @@ TEST(cpu_wide_samples_skip_idle)
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &allowed) || pc_pin_to(cpu))
 			continue;
-		int idled = idled_on(cpu, &cap, &ctl, 500);
+		int idled = idled_on(cpu, &cap, &ctl, 1000);
 
 		if (idled == -EACCES || idled == -EPERM)
 			SKIP(return, "no CPU-wide events for this user (%s)", pc_errno_name(-idled));
@@ -165,7 +165,7 @@ TEST(cpu_wide_samples_skip_idle)
 			used += snprintf(tried + used, sizeof(tried) - used, "%s%d", used ? "," : "", cpu);
 	}
 	BLOCKED("the control without exclude_idle sampled the idle task fewer than %d times on CPUs %s "
-		"(500 ms each): their cpu-clock timer did not fire while they idled, or something kept them busy",
+		"(1 s each): their cpu-clock timer did not fire while they idled, or something kept them busy",
 		IDLE_SAMPLES, tried);
 }
 
