@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf_event_open() and the attr builders. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -302,25 +301,6 @@ static struct kept_calls {
 static size_t nkept_calls;
 static pid_t kept_calls_owner;
 
-/* Write one command to tracefs's uprobe_events. 0 or -errno. */
-static int uprobe_events_write(const char *command)
-{
-	const char *tracefs = pc_tracefs();
-	char path[256];
-	int fd, err = 0;
-
-	if (!tracefs)
-		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/uprobe_events", tracefs);
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, command, strlen(command)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 static void calls_unkeep(void)
 {
 	char command[64];
@@ -330,7 +310,7 @@ static void calls_unkeep(void)
 	for (size_t i = 0; i < nkept_calls; i++) {
 		close(kept_calls[i].fd);
 		snprintf(command, sizeof(command), "-:" CALLS_GROUP "%d/calls_%zu\n", (int)kept_calls_owner, i);
-		uprobe_events_write(command);
+		pc_tracefs_write("uprobe_events", command);
 	}
 	nkept_calls = 0;
 }
@@ -355,10 +335,10 @@ int pc_calls_keep(const void *func)
 	snprintf(name, sizeof(name), "calls_%zu", nkept_calls);
 	/* one an earlier image of this pid left (an exec before its exit ran) */
 	snprintf(command, sizeof(command), "-:%s/%s\n", group, name);
-	uprobe_events_write(command);
+	pc_tracefs_write("uprobe_events", command);
 	snprintf(command, sizeof(command), "p:%s/%s %s:0x%llx\n", group, name, path,
 		 (unsigned long long)offset);
-	err = uprobe_events_write(command);
+	err = pc_tracefs_write("uprobe_events", command);
 	if (err)
 		return err;
 	if (!kept_calls_owner) {
@@ -375,7 +355,7 @@ int pc_calls_keep(const void *func)
 	}
 	if (id < 0 || fd < 0) {	/* no probe that no one holds: remove it */
 		snprintf(command, sizeof(command), "-:%s/%s\n", group, name);
-		uprobe_events_write(command);
+		pc_tracefs_write("uprobe_events", command);
 		return id < 0 ? (int)id : fd;
 	}
 	kept_calls[nkept_calls++] = (struct kept_calls){ func, id, fd };
@@ -432,7 +412,7 @@ int pc_calls_remove_dead(void)
 		if (sscanf(line, "%*c:" CALLS_GROUP "%ld/%95s", &pid, event) != 2 || calls_owner_alive(pid))
 			continue;
 		snprintf(command, sizeof(command), "-:" CALLS_GROUP "%ld/%s\n", pid, event);
-		if (uprobe_events_write(command) == 0)
+		if (pc_tracefs_write("uprobe_events", command) == 0)
 			removed++;
 	}
 	fclose(events);

@@ -2,12 +2,14 @@
 /* PMU discovery from sysfs, and tracefs look-ups. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "host/kernel.h"
 #include "host/observe.h"
@@ -179,6 +181,24 @@ const char *pc_tracefs(void)
 	    mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL))
 		return NULL;
 	return mounted_tracefs();
+}
+
+int pc_tracefs_write(const char *file, const char *text)
+{
+	const char *tracefs = pc_tracefs();
+	char path[512];
+	int fd, err = 0;
+
+	if (!tracefs)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
 }
 
 long pc_tracepoint_id(const char *sys, const char *name)

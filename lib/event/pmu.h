@@ -47,6 +47,12 @@ int pc_pmu_cpumask(const char *pmu, char *buf, size_t len);
  * namespace of the calling process (root only), so nothing global changes.
  */
 const char *pc_tracefs(void);
+/*
+ * Write text to the file of tracefs (pc_tracefs) named by a path relative
+ * to it ("uprobe_events"), appending (uprobe_events keeps the others'
+ * probes). 0 or -errno (-ENOENT without tracefs).
+ */
+int pc_tracefs_write(const char *file, const char *text);
 /* A tracepoint's id from tracefs events/<sys>/<name>/id, or -errno. */
 long pc_tracepoint_id(const char *sys, const char *name);
 /*

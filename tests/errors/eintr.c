@@ -15,7 +15,6 @@
  * to this process, and is removed by the parent's teardown, which runs
  * even when the case crashes.
  */
-#include <fcntl.h>
 
 #include "perfconf.h"
 
@@ -28,27 +27,13 @@ FIXTURE(global) {
 	int defined;
 };
 
-/* Write text to a tracefs file: 0, or -errno. O_APPEND: uprobe_events keeps the others' probes. */
-static int tracefs_write(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 /* Enable (1) or disable (0) the probe in ftrace: 0 or -errno. */
 static int ftrace_enable(FIXTURE_DATA(global) *self, int on)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/events/%s/%s/enable", self->dir, self->group, self->event);
-	return tracefs_write(path, on ? "1" : "0");
+	snprintf(path, sizeof(path), "events/%s/%s/enable", self->group, self->event);
+	return pc_tracefs_write(path, on ? "1" : "0");
 }
 
 FIXTURE_SETUP(global)
@@ -73,14 +58,14 @@ FIXTURE_SETUP(global)
 	snprintf(self->event, sizeof(self->event), "target");
 	snprintf(def, sizeof(def), "p:%s/%s %s:0x%llx", self->group, self->event,
 		 (const char *)(uintptr_t)uprobe.uprobe_path, (unsigned long long)uprobe.probe_offset);
-	err = tracefs_write(path, def);
+	err = pc_tracefs_write("uprobe_events", def);
 	ASSERT_EQ(0, err) TH_LOG("defining %s: %s", def, pc_errno_name(-err));
 	self->defined = 1;
 }
 
 FIXTURE_TEARDOWN_PARENT(global)
 {
-	char path[512], undef[160];
+	char undef[160];
 
 	if (!self->defined)
 		return;
@@ -90,9 +75,8 @@ FIXTURE_TEARDOWN_PARENT(global)
 	ASSERT_NE(NULL, tracefs);
 	snprintf(self->dir, sizeof(self->dir), "%s", tracefs);
 	ftrace_enable(self, 0);
-	snprintf(path, sizeof(path), "%s/uprobe_events", self->dir);
 	snprintf(undef, sizeof(undef), "-:%s/%s", self->group, self->event);
-	EXPECT_EQ(0, tracefs_write(path, undef)) TH_LOG("removing the probe %s", undef);
+	EXPECT_EQ(0, pc_tracefs_write("uprobe_events", undef)) TH_LOG("removing the probe %s", undef);
 }
 
 /* The probe as a perf tracepoint, counting this task. */

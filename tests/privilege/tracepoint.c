@@ -50,20 +50,9 @@ static void find_tracepoints(void)
 	sys_enter_getppid.id = pc_tracepoint_id(sys_enter_getppid.sys, sys_enter_getppid.name);
 }
 
-/*
- * Each case closes its events, and closing a tracepoint's last one costs
- * an RCU grace period: the harness's process keeps both registered
- * (pc_tracepoint_keep) before the first case forks, halving the binary's
- * time. Not in images exec'd as a workload, nor without root.
- */
-__attribute__((constructor)) static void keep_tracepoints(void)
-{
-	if (geteuid() != 0 || getenv(PC_EXEC_WORK_ENV))
-		return;
-	find_tracepoints();
-	pc_tracepoint_keep(task_rename.id);
-	pc_tracepoint_keep(sys_enter_getppid.id);
-}
+/* Closing a case's last event on one would wait for RCU: the harness's process keeps both. */
+PERFCONF_KEEP_TRACEPOINT(task, task_rename)
+PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
 
 /* The attr of a tracepoint, exclude_kernel = 0; SKIP where it is not here. */
 #define TRACEPOINT_ATTR(attr, tp) do { \
