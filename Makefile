@@ -140,6 +140,18 @@ check-dist: $(DEPS_STAMP)
 
 .PHONY: install dist check-dist
 
+# runners/lava/perfconf.yaml as a real LAVA job: Debian's lava-dispatcher
+# (lava-run) boots Debian's x86_64 kernel under qemu with the dist tarball,
+# and what LAVA recorded is checked against the runner's results.txt
+# (runners/lava/check.sh; runners/lava/README.md). Not part of make test:
+#   make check-lava [LAVA_KERNEL=6.12] [LAVA_ARGS="-t abi"]
+LAVA_KERNEL ?= 6.1
+LAVA_ARGS ?=
+check-lava: $(DEPS_STAMP)
+	@runners/lava/check.sh -k $(LAVA_KERNEL) -a "$(LAVA_ARGS)" -o $(B)/lava
+
+.PHONY: check-lava
+
 # The attr fields that have no test binary in tests/attr (the list must be empty).
 coverage: $(RUNNER)
 	@$(RUNNER) coverage tests

@@ -115,7 +115,7 @@ done
 if [ -f "$out/results.txt" ]; then
 	echo "=== perfconf: begin results.txt"
 	cat "$out/results.txt"
-	echo "=== perfconf: end results.txt"
+	echo "=== perfconf: end results.txt $(wc -l <"$out/results.txt" | tr -d ' ') lines"
 else
 	echo "$prog: the runner wrote no results.txt"
 	report perfconf-results-file fail

@@ -16,6 +16,8 @@
 # /pc/target (written per target by boot.sh) sets TARGET, VARIANT (e.g.
 # "vhe": the baseline gets a "-vhe" suffix), RECORD (1: record a baseline),
 # JOBS and PERFCONF_ARGS (extra runner options, e.g. -t attr/*).
+# MODE=shell (a lab's root filesystem, initramfs.sh with no suite): after
+# the mounts, a root shell on the console, prompt "perfconf# ", instead.
 
 /bin/busybox mkdir -p /proc /sys /dev /tmp /run /sbin /usr/bin /usr/sbin
 /bin/busybox --install -s
@@ -47,11 +49,17 @@ if [ ! -e "/boot/config-$(uname -r)" ]; then
 fi
 ip link set lo up 2>/dev/null
 
-TARGET=unknown VARIANT='' RECORD=0 JOBS='' PERFCONF_ARGS=''
+M="=== perfconf-vm:"
+TARGET=unknown VARIANT='' RECORD=0 JOBS='' PERFCONF_ARGS='' MODE=''
 [ -r /pc/target ] && . /pc/target
+if [ "$MODE" = shell ]; then
+	echo "$M shell $(uname -r) $(uname -m) cpus=$(nproc)"
+	export PS1='perfconf# '
+	# The console as the shell's controlling terminal (cttyhack finds it).
+	exec setsid cttyhack sh
+fi
 : "${JOBS:=$(nproc)}"
 
-M="=== perfconf-vm:"
 
 # The runner's profile rule (runners/profile.c), for when there is no runner.
 profile() {

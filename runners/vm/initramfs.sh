@@ -9,17 +9,22 @@
 # The archive is an uncompressed newc cpio (decompressing under TCG costs
 # more than loading a larger file); boot.sh appends a small per-target one.
 #
-#   runners/vm/initramfs.sh x86_64|arm64 BUILD_DIR
-# Prints the archive's path: build/vm/<arch>/initramfs.cpio
+# BUILD_DIR "-" packs no suite: a lab's root filesystem (runners/lava), whose
+# /init gives a root shell on the console (MODE=shell in /pc/target) and
+# whose empty /opt/perfconf is where the lab puts the dist tarball.
+#
+#   runners/vm/initramfs.sh x86_64|arm64 BUILD_DIR|-
+# Prints the archive's path: build/vm/<arch>/initramfs.cpio (shell.cpio for -)
 set -euo pipefail
 
-arch=${1:?usage: initramfs.sh x86_64|arm64 BUILD_DIR}
-b=${2:?usage: initramfs.sh x86_64|arm64 BUILD_DIR}
+arch=${1:?usage: initramfs.sh x86_64|arm64 BUILD_DIR|-}
+b=${2:?usage: initramfs.sh x86_64|arm64 BUILD_DIR|-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
 root=$vm/$arch/rootfs
 out=$vm/$arch/initramfs.cpio
+[ "$b" = - ] && root=$vm/$arch/shellfs out=$vm/$arch/shell.cpio
 
 case $arch in
 x86_64)
@@ -57,19 +62,24 @@ install -m 0755 "$here/init.sh" "$root/init"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
-n=0
-while IFS= read -r f; do
-	rel=${f#"$b"/}
-	mkdir -p "$root/pc/build/${rel%/*}"
-	"$strip" -o "$root/pc/build/$rel" "$f"
-	n=$((n + 1))
-done < <(find "$b/tests" -type f -perm -u+x | sort)
-[ "$n" -gt 0 ] || { echo "vm: no test binaries under $b/tests" >&2; exit 2; }
-if [ -x "$b/perfconf" ] && [ ! -e "$b/.runner-failed" ]; then
-	"$strip" -o "$root/pc/build/perfconf" "$b/perfconf"
+if [ "$b" = - ]; then
+	echo MODE=shell >"$root/pc/target"
+	mkdir -p "$root/opt/perfconf"
+else
+	n=0
+	while IFS= read -r f; do
+		rel=${f#"$b"/}
+		mkdir -p "$root/pc/build/${rel%/*}"
+		"$strip" -o "$root/pc/build/$rel" "$f"
+		n=$((n + 1))
+	done < <(find "$b/tests" -type f -perm -u+x | sort)
+	[ "$n" -gt 0 ] || { echo "vm: no test binaries under $b/tests" >&2; exit 2; }
+	if [ -x "$b/perfconf" ] && [ ! -e "$b/.runner-failed" ]; then
+		"$strip" -o "$root/pc/build/perfconf" "$b/perfconf"
+	fi
+	cp "${VM_EXPECTED:-expected}"/*.txt "$root/pc/expected/" 2>/dev/null || true
+	[ -f runners/timeouts.conf ] && cp runners/timeouts.conf "$root/pc/runners/"
 fi
-cp "${VM_EXPECTED:-expected}"/*.txt "$root/pc/expected/" 2>/dev/null || true
-[ -f runners/timeouts.conf ] && cp runners/timeouts.conf "$root/pc/runners/"
 
 # A reproducible archive: sorted names, root-owned, fixed times.
 find "$root" -exec touch -h -d @0 {} +
