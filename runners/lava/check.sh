@@ -141,4 +141,22 @@ lava-run --job-id "perfconf-$$" --output-dir "$out/run" --device "$out/job/devic
 	"$out/job/job.yaml" 2>"$out/lava.log" >/dev/null || rc=$?
 echo "$prog: lava-run exited $rc after $(($(date +%s) - started)) s; its log: $out/lava.log" >&2
 
-python3 "$here/compare.py" --planted "$planted" "$out/lava.log" "$out/job/baseline.txt"
+rc=0
+python3 "$here/compare.py" --planted "$planted" "$out/lava.log" "$out/job/baseline.txt" || rc=$?
+[ $rc = 0 ] || exit $rc
+
+# The check's control: the same log with the planted case's result turned
+# to pass and another case's result dropped must fail, naming both.
+name=$(printf '%s' "$planted" | sed 's,/,-,g; s,:,.,g; s,[^A-Za-z0-9._-],_,g')
+awk -v planted="\"case\": \"$name\"," '
+	/"lvl": "results"/ && /_perfconf"/ && index($0, planted) { sub(/"result": "fail"/, "\"result\": \"pass\"") }
+	/"lvl": "results"/ && /_perfconf"/ && !index($0, planted) && /"case": "[^"]*\.[^"]*"/ && !dropped { dropped = 1; next }
+	{ print }' "$out/lava.log" >"$out/lava-control.log"
+ctl=$(python3 "$here/compare.py" --planted "$planted" "$out/lava-control.log" "$out/job/baseline.txt") && ctl_rc=0 || ctl_rc=$?
+if [ $ctl_rc != 1 ] || ! grep -q "LAVA recorded pass, expected fail" <<<"$ctl" || ! grep -q ": no LAVA result" <<<"$ctl"; then
+	echo "$prog: the control (a changed and a dropped LAVA result) was not caught (exit $ctl_rc):" >&2
+	echo "$ctl" >&2
+	exit 1
+fi
+echo "$prog: control: a LAVA result changed and one dropped in a copy of the log are both caught"
+rm -f "$out/lava-control.log"

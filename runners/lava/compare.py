@@ -173,10 +173,10 @@ def main():
     known = sorted(cid for name, (r, why, cid) in want.items() if why == "known failure")
 
     counts = {r: sum(1 for x, _, _ in want.values() if x == r) for r in ("pass", "fail", "skip")}
-    print(f"check-lava: LAVA recorded {sum(len(v) for v in ours.values())} perfconf results: "
-          f"{len(want)} cases ({counts['pass']} pass, {counts['fail']} fail, {counts['skip']} skip), "
-          f"{len(binaries)} binaries, perfconf-exit-code {exit_code and exit_code[0]}; "
-          f"results.txt has {len(results)} lines; LAVA's job result: {lava.get('job')}")
+    print(f"check-lava: LAVA recorded {sum(len(v) for v in ours.values())} results of the perfconf definition "
+          f"(LAVA's job: {lava.get('job')}); results.txt has {len(results)} lines: {len(want)} cases, "
+          f"{counts['pass']} pass, {counts['fail']} fail and {counts['skip']} skip by the table, "
+          f"in {len(binaries)} binaries; perfconf-exit-code: {exit_code and exit_code[0]}")
     if a.planted:
         print(f"check-lava: planted regression {a.planted}: LAVA {ours.get(lava_name(a.planted))}")
     print(f"check-lava: known failures of the baseline (pass in LAVA): {len(known)}"

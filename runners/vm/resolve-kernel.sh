@@ -50,9 +50,9 @@ esac
 "$here/apt.sh" update
 
 # Candidates, best first: "suite package version size".
-re_line=${line//./\\.}
+re_line=${line//./[.]}	# awk -v would take "\." as an escape, and "." alone matches anything
 candidates() {
-	"$here/apt.sh" kernels | awk -v flav="$flav" -v fl="$flavour" -v re="^linux-(image|binary)-$re_line\\." -v vre="^$re_line[.-]" '
+	"$here/apt.sh" kernels | awk -v flav="$flav" -v fl="$flavour" -v re="^linux-(image|binary)-$re_line[.]" -v vre="^$re_line[.-]" '
 		function named(n) {
 			if (fl == "")
 				return (n ~ "-" flav "(-unsigned)?$") && n !~ /-(rt|cloud)-/ && n !~ /-16k/
