@@ -91,6 +91,7 @@ struct kernel_id {
 	char arch[72];		/* uname -m */
 	int major, minor;
 	char profile[256];	/* see profile.c */
+	char variant[64];	/* what profile adds to the PMUs' part: "i386", "vhe"; "" for none */
 };
 
 /* expected/<arch>-<major>.<minor>-<profile>.txt for this kernel. */

@@ -54,6 +54,26 @@ bool parse_seconds(const char *s, double *out)
 	return true;
 }
 
+/* A section header of a 32- or 64-bit ELF file (the runner reads both: a
+ * 64-bit runner may run a compat suite's binaries). */
+struct section {
+	uint32_t type, name;
+	uint64_t offset, size;
+};
+
+static void section_at(const char *map, bool is64, uint64_t shoff, size_t i, struct section *s)
+{
+	if (is64) {
+		const Elf64_Shdr *sh = (const void *)(map + shoff + i * sizeof(*sh));
+
+		*s = (struct section){ sh->sh_type, sh->sh_name, sh->sh_offset, sh->sh_size };
+	} else {
+		const Elf32_Shdr *sh = (const void *)(map + shoff + i * sizeof(*sh));
+
+		*s = (struct section){ sh->sh_type, sh->sh_name, sh->sh_offset, sh->sh_size };
+	}
+}
+
 /*
  * Where PERFCONF_META's string can be: in an ELF file, the read-only data
  * sections (".rodata*", where the compiler puts it; scanning only those
@@ -62,30 +82,41 @@ bool parse_seconds(const char *s, double *out)
  */
 static const char *find_meta(const char *map, size_t size)
 {
-	const Elf64_Ehdr *eh = (const void *)map;
+	bool elf = size >= EI_NIDENT && !memcmp(map, ELFMAG, SELFMAG) &&
+		   (map[EI_CLASS] == ELFCLASS64 || map[EI_CLASS] == ELFCLASS32);
+	bool is64 = elf && map[EI_CLASS] == ELFCLASS64;
+	size_t shentsize = is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
 	const char *hit = NULL;
 	size_t tag = strlen(META_TAG);
+	uint64_t shoff;
+	unsigned int shnum, strndx, entsize;
+	struct section names;
 
-	if (size < sizeof(*eh) || memcmp(map, ELFMAG, SELFMAG) || map[EI_CLASS] != ELFCLASS64)
+	if (!elf || size < (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
 		return memmem(map, size < 65536 ? size : 65536, META_TAG, tag);
-	if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shstrndx >= eh->e_shnum ||
-	    eh->e_shoff > size || (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+	if (is64) {
+		const Elf64_Ehdr *eh = (const void *)map;
+
+		shoff = eh->e_shoff, shnum = eh->e_shnum, strndx = eh->e_shstrndx, entsize = eh->e_shentsize;
+	} else {
+		const Elf32_Ehdr *eh = (const void *)map;
+
+		shoff = eh->e_shoff, shnum = eh->e_shnum, strndx = eh->e_shstrndx, entsize = eh->e_shentsize;
+	}
+	if (shoff == 0 || entsize != shentsize || strndx >= shnum || shoff > size ||
+	    (size - shoff) / shentsize < shnum)
 		return memmem(map, size, META_TAG, tag);
-	{
-		const Elf64_Shdr *sh = (const void *)(map + eh->e_shoff);
-		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+	section_at(map, is64, shoff, strndx, &names);
+	for (size_t i = 0; i < shnum && !hit; i++) {
+		struct section sh;
 
-		for (size_t i = 0; i < eh->e_shnum && !hit; i++) {
-			const char *name;
-
-			if (sh[i].sh_type != SHT_PROGBITS || names->sh_offset + sh[i].sh_name >= size ||
-			    sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)
-				continue;
-			name = map + names->sh_offset + sh[i].sh_name;
-			if (strncmp(name, ".rodata", 7))
-				continue;
-			hit = memmem(map + sh[i].sh_offset, sh[i].sh_size, META_TAG, tag);
-		}
+		section_at(map, is64, shoff, i, &sh);
+		if (sh.type != SHT_PROGBITS || names.offset + sh.name >= size || sh.offset > size ||
+		    sh.size > size - sh.offset)
+			continue;
+		if (strncmp(map + names.offset + sh.name, ".rodata", 7))
+			continue;
+		hit = memmem(map + sh.offset, sh.size, META_TAG, tag);
 	}
 	return hit;
 }

@@ -106,9 +106,28 @@ void profile_detect(char *out, size_t len)
 	strv_free(&names);
 }
 
+/*
+ * The userland's name where the runner was built for the compat ABI of
+ * the kernel it runs on (a 32-bit build on a 64-bit kernel): the compat
+ * paths are other semantics, so a variant of their own.
+ */
+static const char *compat_variant(const char *machine)
+{
+#if defined(__i386__)
+	if (!strcmp(machine, "x86_64"))
+		return "i386";
+#elif defined(__arm__)
+	if (!strcmp(machine, "aarch64"))
+		return "armhf";
+#endif
+	(void)machine;
+	return NULL;
+}
+
 void kernel_identify(struct kernel_id *k, const char *variant)
 {
 	struct utsname u;
+	const char *compat;
 
 	memset(k, 0, sizeof(*k));
 	if (uname(&u) == 0) {
@@ -118,9 +137,12 @@ void kernel_identify(struct kernel_id *k, const char *variant)
 	if (sscanf(k->release, "%d.%d", &k->major, &k->minor) != 2)
 		k->major = k->minor = 0;
 	profile_detect(k->profile, sizeof(k->profile));
-	if (variant) {
+	compat = compat_variant(k->arch);
+	snprintf(k->variant, sizeof(k->variant), "%s%s%s", compat ? compat : "", compat && variant ? "-" : "",
+		 variant ? variant : "");
+	if (k->variant[0]) {
 		size_t n = strlen(k->profile);
 
-		snprintf(k->profile + n, sizeof(k->profile) - n, "-%s", variant);
+		snprintf(k->profile + n, sizeof(k->profile) - n, "-%s", k->variant);
 	}
 }

@@ -26,7 +26,9 @@ void pmu_names(struct strv *out, bool core_only);
  * Release, arch, major.minor and profile of the running kernel. A variant
  * (NULL: none) names other semantics on the same kernel and PMUs, such as
  * "vhe": the profile becomes "<profile>-<variant>", so the baseline, its
- * fallback and the results directory are the variant's own.
+ * fallback and the results directory are the variant's own. A runner
+ * built for the kernel's compat ABI (i386 on x86_64, armhf on arm64) adds
+ * that name first: "nohw-i386", "armv8_pmuv3-armhf-vhe".
  */
 void kernel_identify(struct kernel_id *k, const char *variant);
 

@@ -296,7 +296,7 @@ int cmd_run(struct opts *o)
 		base_path = xstrdup(o->baseline);
 	} else {
 		base_path = baseline_find(o->expected, &k, &fallback);
-		if (!base_path && !o->record && o->variant) {
+		if (!base_path && !o->record && k.variant[0]) {
 			/* A variant with no baseline of its own: the plain kernel's, under equal facts. */
 			profile_detect(kb.profile, sizeof(kb.profile));
 			base_path = baseline_find(o->expected, &kb, &fallback);
@@ -434,7 +434,7 @@ int cmd_run(struct opts *o)
 		free(l);
 		if (plain && !unrecorded) {
 			l = xasprintf("variant %s: no baseline of its own; the %s baselines judge it, under equal facts",
-				      o->variant, kb.profile);
+				      k.variant, kb.profile);
 			ktap_diag(&head, "", l);
 			free(l);
 		}

@@ -308,12 +308,22 @@ int pc_sysctl_set(const char *name, long value)
 	long orig;
 
 	pc_sysctl_note(true, name);
-	err = read_value(name, &orig);
+	err = read_value(name, &orig);	/* a name that is not there keeps no state */
 	if (err)
 		return err;
 	fd = lock_state(1);
 	if (fd < 0)
 		return fd;
+	/*
+	 * The original, again under the lock: the value read before it could
+	 * be another writer's, which that writer restores while this one
+	 * waits, and this entry would then put the lowered value back for good.
+	 */
+	err = read_value(name, &orig);
+	if (err) {
+		close(fd);
+		return err;
+	}
 	n = read_state(fd, e, MAX_ENTRIES);
 	if (n < 0) {
 		close(fd);

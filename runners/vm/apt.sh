@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A private apt configuration for the VM matrix: Debian suites from bullseye
-# to sid, for amd64 and arm64, with its own sources, lists, cache and an
+# to sid, for amd64, arm64 and i386, with its own sources, lists, cache and an
 # empty dpkg status. The system's apt sources and dpkg architectures are
 # never touched.
 #
@@ -20,6 +20,13 @@ dir=$vm/apt
 mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources.list.d"
 dir=$(cd "$dir" && pwd)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+# The archs: the guests' kernels and userlands (amd64, arm64), and the
+# userland of the i386 compat variant (libcap, zlib, busybox at the host's
+# versions, which a release's own suite holds), from the releases' own
+# suites only: their -security and -backports add nothing it needs, and
+# some mirrors serve stale i386 indexes of them.
+archs=amd64,arm64,i386
+suite_archs() { case $1 in *-*) echo amd64,arm64 ;; *) echo "$archs" ;; esac; }
 
 # Where each kernel line comes from: bullseye(-security) 5.10 (and 6.1
 # backports), bookworm(-security, -backports) 6.1 and 6.12, trixie 6.12 and
@@ -33,7 +40,7 @@ write_sources() {
 	local s tmp=$dir/sources.list.tmp
 	: >"$tmp"
 	for s in $suites; do
-		echo "deb [arch=amd64,arm64 signed-by=$keyring] http://deb.debian.org/${s%%:*} ${s#*:} main" >>"$tmp"
+		echo "deb [arch=$(suite_archs "${s#*:}") signed-by=$keyring] http://deb.debian.org/${s%%:*} ${s#*:} main" >>"$tmp"
 	done
 	if cmp -s "$tmp" "$dir/sources.list"; then rm -f "$tmp"; else mv "$tmp" "$dir/sources.list"; fi
 	[ -e "$dir/status" ] || : >"$dir/status"
@@ -46,7 +53,7 @@ opts=(
 	-o "Dir::State::status=$dir/status"
 	-o "Dir::Cache=$dir/cache"
 	-o "APT::Architecture=amd64"
-	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
+	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64" -o "APT::Architectures::=i386"
 	-o "Acquire::Languages=none"
 	-o "Acquire::Check-Valid-Until=false"
 	-o "Acquire::Retries=3"
@@ -58,7 +65,12 @@ opts=(
 # several scripts that share it).
 lock() { exec 9>"$dir/lock.sh"; flock 9; }
 
-have_lists() { compgen -G "$dir/lists/*sid_main_binary-arm64_Packages*" >/dev/null; }
+have_lists() {
+	local a
+	for a in ${archs//,/ }; do
+		compgen -G "$dir/lists/*sid_main_binary-${a}_Packages*" >/dev/null || return 1
+	done
+}
 
 stale() {
 	have_lists || return 0

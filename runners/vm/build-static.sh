@@ -6,9 +6,11 @@
 #   arm64   with Debian's cross compiler (gcc-aarch64-linux-gnu,
 #           libc6-dev-arm64-cross) and a sysroot of arm64 libcap-dev and
 #           zlib1g-dev unpacked with dpkg -x from .debs fetched through the
-#           private apt configuration, at the host's own versions.
+#           private apt configuration, at the host's own versions;
+#   i386    the same with gcc-i686-linux-gnu and libc6-dev-i386-cross: the
+#           32-bit suite that x86_64 kernels run through their compat ABI.
 #
-#   runners/vm/build-static.sh x86_64|arm64
+#   runners/vm/build-static.sh x86_64|arm64|i386
 #
 # The test binaries are required; the runner (build/perfconf) is built when
 # its sources compile. Prints the build directory.
@@ -18,7 +20,7 @@
 # assignment would discard.
 set -euo pipefail
 
-arch=${1:?usage: build-static.sh x86_64|arm64}
+arch=${1:?usage: build-static.sh x86_64|arm64|i386}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -39,45 +41,60 @@ for src in tests/*/*.c; do
 done
 [ ${#goals[@]} -gt 0 ] || { echo "vm: no tests/*/*.c to build" >&2; exit 2; }
 
+# A sysroot of libcap-dev and zlib1g-dev for a Debian arch, unpacked with
+# dpkg -x from .debs the private apt configuration fetches at the host's
+# versions (glibc comes with the cross compiler's libc6-dev-*-cross).
+# Prints its directory.
+sysroot() {
+	local darch=$1 dir=$vm/$arch/sysroot want="" p v pv debs=$cache/userland/$1
+	for p in libcap-dev zlib1g-dev; do
+		want="$want $p=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || echo missing)"
+	done
+	if [ "$(cat "$dir/.versions" 2>/dev/null)" != "$want" ]; then
+		mkdir -p "$debs"
+		"$here/apt.sh" update || return 2
+		for pv in $want; do
+			p=${pv%%=*} v=${pv#*=}
+			[ "$v" != missing ] || { echo "vm: $p is not installed on the host (runners/vm/deps.sh)" >&2; return 2; }
+			ls "$debs/${p}_${v//:/%3a}_$darch.deb" >/dev/null 2>&1 ||
+				"$here/apt.sh" download "$debs" "$p:$darch=$v" >/dev/null ||
+				{ echo "vm: cannot download $p:$darch $v" >&2; return 2; }
+		done
+		rm -rf "$dir" && mkdir -p "$dir"
+		for pv in $want; do
+			p=${pv%%=*} v=${pv#*=}
+			dpkg -x "$debs/${p}_${v//:/%3a}_$darch.deb" "$dir"
+		done
+		echo "$want" >"$dir/.versions"
+	fi
+	(cd "$dir" && pwd)
+}
+
+# A cross build: Debian's cross compiler for TRIPLET, the sysroot of DARCH.
+cross() {
+	local darch=$1 triplet=$2 root
+	root=$(sysroot "$darch") || exit 2
+	command -v "$triplet-gcc" >/dev/null || { echo "vm: $triplet-gcc missing (runners/vm/deps.sh)" >&2; exit 2; }
+	mk=(make --no-print-directory -j"$jobs" B="$b" STATIC=1 CC="$triplet-gcc" AR="$triplet-ar")
+	export CFLAGS="${VM_CFLAGS:--O2} -I$root/usr/include"
+	# The multiarch directory: i386-linux-gnu for the i686-linux-gnu compiler.
+	export LDFLAGS="-L$root/usr/lib/$(dpkg-architecture -a"$darch" -qDEB_HOST_MULTIARCH 2>/dev/null)"
+}
+
 case $arch in
 x86_64)
 	mk=(make --no-print-directory -j"$jobs" B="$b" STATIC=1)
 	export CFLAGS="${VM_CFLAGS:--O2}"
 	export LDFLAGS=""
 	;;
-arm64)
-	sysroot=$vm/arm64/sysroot
-	stamp=$sysroot/.versions
-	want=""
-	for p in libcap-dev zlib1g-dev; do
-		want="$want $p=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || echo missing)"
-	done
-	if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-		debs=$cache/userland/arm64
-		mkdir -p "$debs"
-		for pv in $want; do
-			p=${pv%%=*} v=${pv#*=}
-			[ "$v" != missing ] || { echo "vm: $p is not installed on the host (runners/vm/deps.sh)" >&2; exit 2; }
-			ls "$debs/${p}_${v//:/%3a}_arm64.deb" >/dev/null 2>&1 ||
-				"$here/apt.sh" download "$debs" "$p:arm64=$v" >/dev/null ||
-				{ echo "vm: cannot download $p:arm64 $v" >&2; exit 2; }
-		done
-		rm -rf "$sysroot" && mkdir -p "$sysroot"
-		for pv in $want; do
-			p=${pv%%=*} v=${pv#*=}
-			dpkg -x "$debs/${p}_${v//:/%3a}_arm64.deb" "$sysroot"
-		done
-		echo "$want" >"$stamp"
-	fi
-	sysroot=$(cd "$sysroot" && pwd)
-	command -v aarch64-linux-gnu-gcc >/dev/null || { echo "vm: aarch64-linux-gnu-gcc missing (runners/vm/deps.sh)" >&2; exit 2; }
-	mk=(make --no-print-directory -j"$jobs" B="$b" STATIC=1
-		CC=aarch64-linux-gnu-gcc AR=aarch64-linux-gnu-ar)
-	export CFLAGS="${VM_CFLAGS:--O2} -I$sysroot/usr/include"
-	export LDFLAGS="-L$sysroot/usr/lib/aarch64-linux-gnu"
+arm64) cross arm64 aarch64-linux-gnu ;;
+i386)
+	# Only the compat variant needs them: installed here, not by deps.sh.
+	"$here/../../scripts/apt-install.sh" -p vm gcc-i686-linux-gnu libc6-dev-i386-cross || exit 2
+	cross i386 i686-linux-gnu
 	;;
 *)
-	echo "vm: unknown arch $arch (x86_64 or arm64)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64 or i386)" >&2
 	exit 2
 	;;
 esac

@@ -115,6 +115,17 @@ static uint64_t snap_cycles(const struct snap *s)
 	return s->time_cycles + ((s->cyc - s->time_cycles) & s->time_mask);
 }
 
+/* (a * mul) >> sh, exact, in 64-bit halves (32-bit targets have no __int128). */
+static uint64_t mul_shr(uint64_t a, uint32_t mul, unsigned int sh)
+{
+	uint64_t lo = (a & 0xffffffff) * mul, hi = (a >> 32) * mul;
+	uint64_t mid = (lo >> 32) + (hi & 0xffffffff);
+	uint64_t top = (hi >> 32) + (mid >> 32);		/* bits 64.. of the product */
+	uint64_t low = (mid << 32) | (lo & 0xffffffff);	/* bits 0..63 */
+
+	return sh ? (top << (64 - sh)) | (low >> sh) : low;
+}
+
 /* The scaled counter, as the ABI writes it: quot * mult + (rem * mult) >> shift. */
 static uint64_t snap_scaled(const struct snap *s)
 {
@@ -122,7 +133,7 @@ static uint64_t snap_scaled(const struct snap *s)
 	unsigned int sh = s->time_shift < 64 ? s->time_shift : 63;
 	uint64_t quot = cyc >> sh, rem = cyc & ((1ULL << sh) - 1);
 
-	return quot * s->time_mult + (uint64_t)(((unsigned __int128)rem * s->time_mult) >> sh);
+	return quot * s->time_mult + mul_shr(rem, s->time_mult, sh);
 }
 
 /* The perf-clock time of the reading (cap_user_time_zero). */
