@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "event/event.h"
+#include "host/kernel.h"
 #include "host/observe.h"
 #include "event/pmu.h"
 
@@ -154,7 +155,7 @@ struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile voi
 
 	a.bp_type = bp_type;
 	a.bp_addr = (uint64_t)(uintptr_t)addr;
-	a.bp_len = bp_type == HW_BREAKPOINT_X ? sizeof(long) : len;
+	a.bp_len = bp_type == HW_BREAKPOINT_X ? pc_kernel()->long_bytes : len;
 	return a;
 }
 

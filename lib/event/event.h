@@ -95,7 +95,8 @@ struct perfconf_attr pc_attr_user_faults(void);
 struct perfconf_attr pc_attr_user_callchain_sampler(uint16_t limit);
 /*
  * A breakpoint: bp_type HW_BREAKPOINT_{R,W,RW,X}, on addr, of len bytes.
- * The type is the "breakpoint" PMU's, discovered. For X, len is sizeof(long).
+ * The type is the "breakpoint" PMU's, discovered. For X, len is the kernel's
+ * sizeof(long) (pc_kernel()->long_bytes: 8 for a compat task on a 64-bit kernel).
  */
 struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len);
 /*

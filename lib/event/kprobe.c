@@ -65,6 +65,8 @@ const char *pc_kprobe_getppid_symbol(void)
 {
 #if defined(__x86_64__)
 	return "__x64_sys_getppid";
+#elif defined(__i386__)
+	return "__ia32_sys_getppid";	/* the compat entry of an x86_64 kernel too */
 #elif defined(__aarch64__)
 	return "__arm64_sys_getppid";
 #else

@@ -28,6 +28,8 @@ const struct pc_kernel *pc_kernel(void)
 		sscanf(u.release, "%d.%d.%d", &k.major, &k.minor, &k.patch);
 		k.kver = PC_KVER(k.major, k.minor);
 	}
+	/* x86_64, aarch64, ppc64le, riscv64, mips64, sparc64, loongarch64, s390x */
+	k.long_bytes = strstr(k.arch, "64") || !strcmp(k.arch, "s390x") ? 8 : sizeof(long);
 	return &k;
 }
 

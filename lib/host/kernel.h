@@ -11,6 +11,11 @@ struct pc_kernel {
 	char arch[65];		/* uname -m */
 	int major, minor, patch;
 	int kver;		/* PC_KVER(major, minor) */
+	/*
+	 * The kernel's sizeof(long), which is 8 on a 64-bit kernel also for a
+	 * 32-bit task on its compat ABI (an execute breakpoint's bp_len).
+	 */
+	unsigned int long_bytes;
 };
 
 /* Cached after the first call; never fails (unknown fields stay 0/""). */

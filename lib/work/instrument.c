@@ -77,9 +77,10 @@ static bool forced_broken(const char *name)
 
 static volatile uint64_t watched;
 
+/* One store on every ABI (a 32-bit one moves a u64 in two). */
 static noinline void write_watched(uint64_t v)
 {
-	watched = v;
+	*(volatile unsigned long *)&watched = (unsigned long)v;
 	__asm__ volatile("" ::: "memory");
 }
 
@@ -114,7 +115,7 @@ static void write_variable(void)
 
 static void probe_breakpoints(struct pc_instrument_probe *p)
 {
-	struct perfconf_attr x = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, sizeof(long));
+	struct perfconf_attr x = pc_attr_breakpoint(HW_BREAKPOINT_X, pc_work_target, 0);
 	struct perfconf_attr w = pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched));
 	long long calls, writes;
 

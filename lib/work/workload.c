@@ -32,7 +32,10 @@ __attribute__((__noinline__, __noipa__)) void pc_work_calls(unsigned long n)
 
 __attribute__((__noinline__, __noipa__)) void pc_work_touch(volatile uint64_t *p)
 {
-	*p = *p + 1;
+	/* One load and one store on every ABI: a 32-bit one moves a u64 in two. */
+	volatile unsigned long *word = (volatile unsigned long *)p;
+
+	*word = *word + 1;
 }
 
 __attribute__((__noinline__, __noipa__)) uint64_t pc_work_loop(unsigned long n)

@@ -25,7 +25,10 @@ typedef void (*pc_work_fn)(void *arg);
 void pc_work_calls(unsigned long n);
 /* The function pc_work_calls() calls: a breakpoint/uprobe target. */
 void pc_work_target(void);
-/* A noinline function that reads and writes *p: a data breakpoint target. */
+/*
+ * A noinline function that reads and writes *p once (one load, one store
+ * of its first long): a data breakpoint target.
+ */
 void pc_work_touch(volatile uint64_t *p);
 /* A loop of n iterations with no calls and no memory traffic. */
 uint64_t pc_work_loop(unsigned long n);

@@ -35,15 +35,18 @@ static uint64_t watched_writes_counted(volatile uint64_t *target, int n)
 	return count;
 }
 
-/* One plain store to *p, one plain load from *p: a single access each. */
+/*
+ * One plain store to *p, one plain load from *p: a single access each, of
+ * its first long (a 32-bit ABI moves a u64 in two).
+ */
 static __attribute__((__noinline__, __noipa__)) void store_to(volatile uint64_t *p, uint64_t v)
 {
-	*p = v;
+	*(volatile unsigned long *)p = (unsigned long)v;
 }
 
 static __attribute__((__noinline__, __noipa__)) uint64_t load_from(volatile uint64_t *p)
 {
-	return *p;
+	return *(volatile unsigned long *)p;
 }
 
 /*

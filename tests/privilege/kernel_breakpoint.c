@@ -68,12 +68,12 @@ static void expect_own_hits(struct __test_metadata *_metadata, const struct pc_c
 
 CELL_CASE(execute_kernel_function)
 {
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, (const void *)(uintptr_t)function,
-						       sizeof(long));
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, NULL, 0);
 	struct pc_capture cap;
 
+	attr.bp_addr = function;	/* a kernel address is 64-bit for a compat task too */
 	REQUIRE_PMU("breakpoint");
-#ifdef __x86_64__
+#if defined(__x86_64__) || defined(__i386__)
 	REQUIRE_CONFIG("KPROBES");
 #endif
 	int cpu = pc_pin_self();
