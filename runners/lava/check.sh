@@ -102,7 +102,8 @@ planted_base=$out/dist/$top/$baseline
 [ -f "$planted_base" ] || die "$dist has no $baseline"
 planted=$(awk '$2 == "PASS" && $1 !~ /^#/ { print $1; exit }' "$planted_base")
 [ -n "$planted" ] || die "$baseline has no PASS line to plant a regression in"
-sed -i "s|^$planted PASS|& perfconf_planted=1|" "$planted_base"
+awk -v id="$planted" '$1 == id && $2 == "PASS" && !done { $0 = $0 " perfconf_planted=1"; done = 1 } 1' \
+	"$planted_base" >"$planted_base.new" && mv "$planted_base.new" "$planted_base"
 cp "$planted_base" "$out/job/baseline.txt"
 tar -czf "$out/job/$top.tar.gz" -C "$out/dist" "$top"
 rm -rf "$out/dist"
@@ -110,7 +111,7 @@ rm -rf "$out/dist"
 # The commit under test: the working tree's tracked files.
 rev=$(git stash create 2>/dev/null || true)
 rev=${rev:-$(git rev-parse HEAD)}
-if [ -n "$(git status --porcelain --untracked-files=normal -- runners/lava)" ] && [ "$rev" = "$(git rev-parse HEAD)" ]; then
+if [ -n "$(git ls-files --others --exclude-standard -- runners/lava)" ]; then
 	echo "$prog: note: untracked files under runners/lava are not in the job (it tests commit $rev)" >&2
 fi
 
@@ -136,14 +137,15 @@ print(env.get_template("qemu-perfconf.jinja2").render(**context))
 EOF
 
 echo "$prog: lava-run: Debian's $release kernel, perfconf $top, commit $rev" >&2
-rc=0
+lava_rc=0
 lava-run --job-id "perfconf-$$" --output-dir "$out/run" --device "$out/job/device.yaml" \
-	"$out/job/job.yaml" 2>"$out/lava.log" >/dev/null || rc=$?
-echo "$prog: lava-run exited $rc after $(($(date +%s) - started)) s; its log: $out/lava.log" >&2
+	"$out/job/job.yaml" 2>"$out/lava.log" >/dev/null || lava_rc=$?
+echo "$prog: lava-run exited $lava_rc after $(($(date +%s) - started)) s; its log: $out/lava.log" >&2
 
 rc=0
 python3 "$here/compare.py" --planted "$planted" "$out/lava.log" "$out/job/baseline.txt" || rc=$?
 [ $rc = 0 ] || exit $rc
+[ $lava_rc = 0 ] || { echo "$prog: the LAVA job failed (lava-run exited $lava_rc): see $out/lava.log" >&2; exit 1; }
 
 # The check's control: the same log with the planted case's result turned
 # to pass and another case's result dropped must fail, naming both.

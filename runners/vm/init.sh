@@ -60,7 +60,6 @@ if [ "$MODE" = shell ]; then
 fi
 : "${JOBS:=$(nproc)}"
 
-
 # The runner's profile rule (runners/profile.c), for when there is no runner.
 profile() {
 	p=""
