@@ -167,15 +167,20 @@
 } while (0)
 
 /*
- * The syscalls:sys_enter_getppid tracepoint (pc_work_getppid_calls fires it) into
- * *attr; SKIP where it is not here (no tracefs, or no FTRACE_SYSCALLS).
+ * The syscalls:<name> tracepoint into *attr, to count this task's calls:
+ * SKIP where it is not here (no tracefs, or no FTRACE_SYSCALLS), blocked
+ * where syscall tracepoints do not count this task (a 32-bit build on a
+ * 64-bit kernel: PC_INSTR_SYSCALL_TRACEPOINTS).
  */
-#define GETPPID_TRACEPOINT(attr) do { \
-	int e_ = pc_attr_tracepoint(attr, "syscalls", "sys_enter_getppid"); \
+#define SYSCALL_TRACEPOINT(attr, name) do { \
+	int e_ = pc_attr_tracepoint(attr, "syscalls", name); \
 	if (e_ == -ENOENT) \
-		SKIP(return, "no syscalls:sys_enter_getppid tracepoint (tracefs or FTRACE_SYSCALLS missing)"); \
+		SKIP(return, "no syscalls:%s tracepoint (tracefs or FTRACE_SYSCALLS missing)", name); \
 	ASSERT_EQ(0, e_); \
+	REQUIRE_INSTRUMENT(PC_INSTR_SYSCALL_TRACEPOINTS); \
 } while (0)
+/* syscalls:sys_enter_getppid, which pc_work_getppid_calls fires. */
+#define GETPPID_TRACEPOINT(attr) SYSCALL_TRACEPOINT(attr, "sys_enter_getppid")
 
 /*
  * A uprobe counter on func, a noinline function of this test, into *attr

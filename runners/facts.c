@@ -292,8 +292,9 @@ static int cap_user_time_child(void *unused __attribute__((unused)))
 
 static int instruments_child(void *unused __attribute__((unused)))
 {
-	return (int)pc_instrument(PC_INSTR_BREAKPOINTS)->state * 4 +
-	       (int)pc_instrument(PC_INSTR_SCHED_FIFO)->state;
+	return (int)pc_instrument(PC_INSTR_BREAKPOINTS)->state * 16 +
+	       (int)pc_instrument(PC_INSTR_SCHED_FIFO)->state * 4 +
+	       (int)pc_instrument(PC_INSTR_SYSCALL_TRACEPOINTS)->state;
 }
 
 /* "0-3,5" -> 5 */
@@ -459,8 +460,9 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 	strv_addf(out, "rootfs=%s", probe_rootfs());
 
 	r = in_child(instruments_child, NULL);
-	strv_addf(out, "instrument.breakpoints=%s", r >= 0 && r / 4 < 3 ? instr[r / 4] : FACT_UNKNOWN);
-	strv_addf(out, "instrument.sched_fifo=%s", r >= 0 && r % 4 < 3 ? instr[r % 4] : FACT_UNKNOWN);
+	strv_addf(out, "instrument.breakpoints=%s", r >= 0 && r / 16 < 3 ? instr[r / 16] : FACT_UNKNOWN);
+	strv_addf(out, "instrument.sched_fifo=%s", r >= 0 && r / 4 % 4 < 3 ? instr[r / 4 % 4] : FACT_UNKNOWN);
+	strv_addf(out, "instrument.syscall_tracepoints=%s", r >= 0 && r % 4 < 3 ? instr[r % 4] : FACT_UNKNOWN);
 
 	qsort(out->v, out->n, sizeof(*out->v), cmp_fact);
 }

@@ -38,6 +38,11 @@ __attribute__((__noinline__, __noipa__)) void pc_work_touch(volatile uint64_t *p
 	*word = *word + 1;
 }
 
+__attribute__((__noinline__, __noipa__)) uint64_t pc_work_peek(const volatile uint64_t *p)
+{
+	return *(const volatile unsigned long *)p;	/* one load on every ABI */
+}
+
 __attribute__((__noinline__, __noipa__)) uint64_t pc_work_loop(unsigned long n)
 {
 	uint64_t acc = 0;

@@ -30,6 +30,8 @@ void pc_work_target(void);
  * of its first long): a data breakpoint target.
  */
 void pc_work_touch(volatile uint64_t *p);
+/* A noinline function that reads *p once (its first long) and nothing else. */
+uint64_t pc_work_peek(const volatile uint64_t *p);
 /* A loop of n iterations with no calls and no memory traffic. */
 uint64_t pc_work_loop(unsigned long n);
 

@@ -102,8 +102,9 @@ static void kernel_watch(struct __test_metadata *_metadata, const char *who, int
 	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu) TH_LOG("pinning: %s", pc_errno_name(-cpu));
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, (const void *)(uintptr_t)function,
-						       HW_BREAKPOINT_LEN_1);
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, NULL, HW_BREAKPOINT_LEN_1);
+
+	attr.bp_addr = function;	/* a kernel address is 64-bit for a compat task too */
 
 	SET_PARANOID(-1);
 	BECOME_IDENTITY(pc_identity(who));

@@ -35,18 +35,10 @@ static uint64_t watched_writes_counted(volatile uint64_t *target, int n)
 	return count;
 }
 
-/*
- * One plain store to *p, one plain load from *p: a single access each, of
- * its first long (a 32-bit ABI moves a u64 in two).
- */
+/* One plain store to *p, of its first long (a 32-bit ABI moves a u64 in two). */
 static __attribute__((__noinline__, __noipa__)) void store_to(volatile uint64_t *p, uint64_t v)
 {
 	*(volatile unsigned long *)p = (unsigned long)v;
-}
-
-static __attribute__((__noinline__, __noipa__)) uint64_t load_from(volatile uint64_t *p)
-{
-	return *(volatile unsigned long *)p;
 }
 
 /*
@@ -63,11 +55,11 @@ static uint64_t watched_accesses_counted(int bp_type, int reads, int writes, int
 	*err = fd < 0 ? -fd : 0;
 	if (fd < 0)
 		return UINT64_MAX;
-	load_from(&watched);	/* the path once, unmeasured */
+	pc_work_peek(&watched);	/* the path once, unmeasured */
 	store_to(&watched, 0);
 	if (pc_enable(fd) == 0) {
 		for (int i = 0; i < reads; i++)
-			sum += load_from(&watched);
+			sum += pc_work_peek(&watched);
 		for (int i = 0; i < writes; i++)
 			store_to(&watched, sum + (uint64_t)i);
 		if (pc_disable(fd) == 0 && pc_read_count(fd, &count))

@@ -48,10 +48,7 @@ FIXTURE_SETUP(output)
 	self->cap.fd = -1;
 	self->prog.fd = -1;
 	self->map = self->tp = -1;
-	int e = pc_attr_tracepoint(&tp, "syscalls", "sys_enter_getpgid");
-	if (e == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_getpgid tracepoint (tracefs or FTRACE_SYSCALLS missing)");
-	ASSERT_EQ(0, e);
+	SYSCALL_TRACEPOINT(&tp, "sys_enter_getpgid");
 	int cpu = pc_pin_self();
 	ASSERT_LE(0, cpu);
 	self->map = pc_bpf_perf_event_array((uint32_t)cpu + 1);

@@ -41,12 +41,6 @@
 static volatile uint64_t word_a __attribute__((aligned(64)));
 static volatile uint64_t word_b __attribute__((aligned(64)));
 
-/* A noinline read of *p, and nothing else: a read, never a write. */
-static __attribute__((__noinline__, __noipa__)) uint64_t peek(const volatile uint64_t *p)
-{
-	return *p;
-}
-
 /* PERF_EVENT_IOC_MODIFY_ATTRIBUTES with *attr: 0, or the errno. */
 static int modify_errno(int fd, const void *attr)
 {
@@ -76,7 +70,7 @@ static void touch_n(volatile uint64_t *p, unsigned int n)
 static void peek_n(const volatile uint64_t *p, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
-		peek(p);
+		pc_work_peek(p);
 }
 
 /* The breakpoint moves: hits at the new address count, none at the old one. */

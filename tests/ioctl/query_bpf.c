@@ -66,12 +66,7 @@ static int query_errno(int fd, struct query *q, uint32_t ids_len)
 }
 
 /* The tracepoint of this binary into *attr; SKIP where it is not here. */
-#define GETSID_TRACEPOINT(attr) do { \
-	int e_ = pc_attr_tracepoint(attr, "syscalls", "sys_enter_getsid"); \
-	if (e_ == -ENOENT) \
-		SKIP(return, "no syscalls:sys_enter_getsid tracepoint (tracefs or FTRACE_SYSCALLS missing)"); \
-	ASSERT_EQ(0, e_) TH_LOG("%s", pc_errno_name(-e_)); \
-} while (0)
+#define GETSID_TRACEPOINT(attr) SYSCALL_TRACEPOINT(attr, "sys_enter_getsid")
 
 /*
  * EVENTS events of the tracepoint, each with a program loaded (not yet

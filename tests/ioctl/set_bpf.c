@@ -75,13 +75,9 @@ static uint64_t count_getpgid(int fd, unsigned long n)
 static void open_getpgid(struct __test_metadata *_metadata, int *fd)
 {
 	struct perfconf_attr attr;
-	int err;
 
 	REQUIRE_CONFIG("CONFIG_BPF_EVENTS");
-	err = pc_attr_tracepoint(&attr, "syscalls", "sys_enter_getpgid");
-	if (err == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_getpgid tracepoint (tracefs or FTRACE_SYSCALLS missing)");
-	ASSERT_EQ(0, err) TH_LOG("%s", pc_errno_name(-err));
+	SYSCALL_TRACEPOINT(&attr, "sys_enter_getpgid");
 	*fd = pc_open(&attr, 0, -1, -1, 0);
 	ASSERT_OPEN(*fd);
 	ASSERT_EQ(N, count_getpgid(*fd, N));

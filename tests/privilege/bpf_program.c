@@ -47,11 +47,7 @@ static struct perfconf_attr counter;
 
 static void find_tracepoint(struct __test_metadata *_metadata)
 {
-	int err = pc_attr_tracepoint(&counter, "syscalls", "sys_enter_sched_getscheduler");
-
-	if (err == -ENOENT)
-		SKIP(return, "no syscalls:sys_enter_sched_getscheduler tracepoint (tracefs or FTRACE_SYSCALLS missing)");
-	ASSERT_EQ(0, err) TH_LOG("%s", pc_errno_name(-err));
+	SYSCALL_TRACEPOINT(&counter, "sys_enter_sched_getscheduler");
 }
 
 PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_sched_getscheduler)

@@ -131,6 +131,7 @@ CELL_CASE(raw_sample_any_user)
 	struct pc_capture cap;
 
 	TRACEPOINT_ATTR(&attr, &sys_enter_getppid);
+	REQUIRE_INSTRUMENT(PC_INSTR_SYSCALL_TRACEPOINTS);
 	int err = sample_raw(_metadata, &cap, &attr, pc_getppid_work);
 	if (CELL_ALLOWS(err, PC_GATE_KERNEL))
 		expect_raw_samples(_metadata, &cap, &sys_enter_getppid);
