@@ -62,7 +62,8 @@ int pc_fault_ip(uint64_t ip);
 
 /*
  * Write faults on present pages. pc_faults_guard() makes [base, base +
- * len) read-only and installs a SIGSEGV handler: a write there then takes
+ * len) read-only and installs a SIGSEGV handler (on a stack of its own,
+ * every page present, so it faults nowhere else): a write there then takes
  * a user-mode fault with the page still mapped (a sample of it sees the
  * page's frame and size), and the handler makes the `unit` bytes around
  * the address writable again (a page; or len, so that a huge page is
