@@ -4,10 +4,11 @@
 #include <string.h>
 
 #include "event/event.h"
+#include "host/kernel.h"
 #include "host/observe.h"
 #include "event/regs.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 
 /* PERF_REG_X86_*: AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15, XMM0 at 32 */
 static const char *const names[] = {
@@ -17,14 +18,26 @@ static const char *const names[] = {
 #define SEGMENTS_64	(PC_REG(12) | PC_REG(13) | PC_REG(14) | PC_REG(15))	/* DS ES FS GS */
 #define GAP_BEFORE_XMM	(((1ULL << 32) - 1) & ~((1ULL << 24) - 1))		/* 24..31 */
 
+/*
+ * An x86_64 kernel validates every task's mask alike (perf_reg_validate()):
+ * a compat (i386) task's too, whose dump is ABI_32 and whose R8..R15 are
+ * never its own. i386 passes C arguments on the stack.
+ */
 static const struct pc_regs_arch arch = {
+#ifdef __x86_64__
 	.name = "x86_64",
+	.arg = { 5, 4 },	/* DI, SI */
+	.abi = PERF_SAMPLE_REGS_ABI_64,
+#else
+	.name = "i386",
+	.arg = { PC_NO_REG, PC_NO_REG },
+	.abi = PERF_SAMPLE_REGS_ABI_32,
+#endif
 	.gprs = ((1ULL << 24) - 1) & ~SEGMENTS_64,
 	.reserved = SEGMENTS_64 | GAP_BEFORE_XMM,
 	.extended = ~((1ULL << 32) - 1),
 	.ip = 8,
 	.sp = 7,
-	.arg = { 5, 4 },	/* DI, SI */
 };
 
 #elif defined(__aarch64__)
@@ -46,6 +59,7 @@ static const struct pc_regs_arch arch = {
 	.ip = 32,
 	.sp = 31,
 	.arg = { 0, 1 },	/* X0, X1 */
+	.abi = PERF_SAMPLE_REGS_ABI_64,
 };
 
 #else
@@ -66,6 +80,10 @@ const char *pc_reg_name(unsigned int bit)
 #else
 const struct pc_regs_arch *pc_regs_arch(void)
 {
+#ifdef __i386__
+	if (pc_kernel()->long_bytes != 8)
+		return NULL;	/* a 32-bit kernel's masks differ (no R8..R15, DS..GS saved): no table yet */
+#endif
 	return &arch;
 }
 

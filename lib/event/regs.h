@@ -2,8 +2,8 @@
 /*
  * The perf register numbering of this process's own ABI: the bits of
  * sample_regs_user and sample_regs_intr, as each architecture's
- * arch/<arch>/include/uapi/asm/perf_regs.h defines them (x86_64: the
- * PERF_REG_X86_* enum; aarch64: PERF_REG_ARM64_*). A sample holds the
+ * arch/<arch>/include/uapi/asm/perf_regs.h defines them (x86_64 and i386:
+ * the PERF_REG_X86_* enum; aarch64: PERF_REG_ARM64_*). A sample holds the
  * registers of its mask in bit order, one u64 each.
  *
  *	const struct pc_regs_arch *a = pc_regs_arch();
@@ -25,7 +25,7 @@
 #define PC_REG(bit) (1ULL << (bit))
 
 struct pc_regs_arch {
-	const char *name;	/* "x86_64", "aarch64" */
+	const char *name;	/* "x86_64", "aarch64", "i386" */
 	/* The general registers: every kernel of this arch accepts each alone. */
 	uint64_t gprs;
 	/*
@@ -42,10 +42,22 @@ struct pc_regs_arch {
 	uint64_t extended;
 	unsigned int ip;	/* PERF_REG_X86_IP, PERF_REG_ARM64_PC */
 	unsigned int sp;	/* PERF_REG_X86_SP, PERF_REG_ARM64_SP */
-	unsigned int arg[2];	/* the first two integer arguments of a C call */
+	/* The first two integer arguments of a C call; PC_NO_REG where the ABI passes them on the stack (i386). */
+	unsigned int arg[2];
+	uint64_t abi;		/* PERF_SAMPLE_REGS_ABI_64, or _32 for a 32-bit process */
 };
+#define PC_NO_REG 64U
 
-/* The table of the arch this test was built for, or NULL when there is none. */
+/* SKIP a case that needs the argument registers where the ABI has none. */
+#define REQUIRE_ARG_REGS(a) do { \
+	if ((a)->arg[0] == PC_NO_REG) \
+		SKIP(return, "%s passes C arguments on the stack: no argument register to dump", (a)->name); \
+} while (0)
+
+/*
+ * The table of the arch this test was built for, or NULL when there is
+ * none (i386 has one on an x86_64 kernel only: its compat ABI).
+ */
 const struct pc_regs_arch *pc_regs_arch(void);
 /* SKIP a case on an arch without a table (in a test: perfconf.h brings the harness). */
 #define REQUIRE_REGS_TABLE(a) do { \

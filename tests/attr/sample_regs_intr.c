@@ -41,7 +41,7 @@ TEST(kernel_state_in_a_kernel_sample)
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		uint64_t ip = 0, sp = 0, uip = 0, usp = 0;
 
-		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_intr_abi);
+		EXPECT_EQ(a->abi, s->regs_intr_abi);
 		EXPECT_EQ(__builtin_popcountll(a->gprs), s->regs_intr_nr);
 		ASSERT_TRUE(pc_regs_get(s->regs_intr, s->regs_intr_nr, a->gprs, a->ip, &ip));
 		ASSERT_TRUE(pc_regs_get(s->regs_intr, s->regs_intr_nr, a->gprs, a->sp, &sp));
@@ -73,7 +73,7 @@ TEST(user_state_in_a_user_mode_sample)
 
 		expect_probe_entry(_metadata, a, s->regs_intr_abi, s->regs_intr_nr, s->regs_intr, i);
 		const unsigned int same[] = { a->ip, a->sp, a->arg[0], a->arg[1] };
-		for (unsigned int k = 0; k < 4; k++) {
+		for (unsigned int k = 0; k < 4 && same[k] != PC_NO_REG; k++) {
 			uint64_t intr = 0, user = 1;
 
 			pc_regs_get(s->regs_intr, s->regs_intr_nr, a->gprs, same[k], &intr);

@@ -3,8 +3,8 @@
  * sample_regs_user (since 3.7): "This bit mask defines the set of user CPU
  * registers to dump on samples", laid out as the arch's
  * asm/perf_regs.h says. With PERF_SAMPLE_REGS_USER, a sample holds abi
- * (PERF_SAMPLE_REGS_ABI_64 for a 64-bit task) and regs[weight(mask)]: one
- * value per bit set, in bit order. A mask the arch cannot dump is refused.
+ * (PERF_SAMPLE_REGS_ABI_64 for a 64-bit task, _32 for a 32-bit one) and
+ * regs[weight(mask)]: one value per bit set, in bit order. A mask the arch cannot dump is refused.
  *
  * The user-mode samples here are taken by a uprobe on a noinline
  * function, before its first instruction: the IP register is the
@@ -44,11 +44,12 @@ TEST(one_register)
 	struct pc_capture cap;
 
 	REQUIRE_REGS_TABLE(a);
+	REQUIRE_ARG_REGS(a);
 	CAPTURE_PROBE_CALLS(&cap, PERF_SAMPLE_REGS_USER, PC_REG(a->arg[0]), 0);
 	for (unsigned int i = 0; i < CALLS; i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 
-		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);
+		EXPECT_EQ(a->abi, s->regs_user_abi);
 		ASSERT_EQ(1, s->regs_user_nr);
 		EXPECT_EQ(PC_PROBE_ARG0 + i, s->regs_user[0]);
 	}
@@ -121,7 +122,7 @@ TEST(user_registers_of_a_kernel_sample)
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
 		uint64_t ip = 0;
 
-		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_user_abi);
+		EXPECT_EQ(a->abi, s->regs_user_abi);
 		EXPECT_EQ(__builtin_popcountll(a->gprs), s->regs_user_nr);
 		ASSERT_TRUE(pc_regs_get(s->regs_user, s->regs_user_nr, a->gprs, a->ip, &ip));
 		EXPECT_EQ(PC_ADDR_TEXT, pc_addr_class(ip)) TH_LOG("user ip %#llx", (unsigned long long)ip);

@@ -114,7 +114,7 @@ CELL_CASE(regs_intr)
 			const struct pc_sample *s = pc_capture_sample(&cap, k);
 			uint64_t ip = 0;
 
-			EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64, s->regs_intr_abi) TH_LOG("sample %zu", k);
+			EXPECT_EQ(a->abi, s->regs_intr_abi) TH_LOG("sample %zu", k);
 			ASSERT_TRUE(pc_regs_get(s->regs_intr, s->regs_intr_nr, attr.sample_regs_intr, a->ip, &ip));
 			EXPECT_EQ(s->ip, ip) TH_LOG("sample %zu", k);
 		}
