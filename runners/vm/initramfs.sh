@@ -13,12 +13,12 @@
 # /init gives a root shell on the console (MODE=shell in /pc/target) and
 # whose empty /opt/perfconf is where the lab puts the dist tarball.
 #
-#   runners/vm/initramfs.sh x86_64|arm64 BUILD_DIR|-
+#   runners/vm/initramfs.sh x86_64|arm64|i386 BUILD_DIR|-
 # Prints the archive's path: build/vm/<arch>/initramfs.cpio (shell.cpio for -)
 set -euo pipefail
 
-arch=${1:?usage: initramfs.sh x86_64|arm64 BUILD_DIR|-}
-b=${2:?usage: initramfs.sh x86_64|arm64 BUILD_DIR|-}
+arch=${1:?usage: initramfs.sh x86_64|arm64|i386 BUILD_DIR|-}
+b=${2:?usage: initramfs.sh x86_64|arm64|i386 BUILD_DIR|-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -27,7 +27,7 @@ out=$vm/$arch/initramfs.cpio
 [ "$b" = - ] && root=$vm/$arch/shellfs out=$vm/$arch/shell.cpio
 
 case $arch in
-x86_64)
+x86_64 | i386)	# i386: the 32-bit suite for an x86_64 kernel, with its busybox
 	strip=strip
 	busybox=/bin/busybox
 	;;
@@ -49,7 +49,7 @@ arm64)
 	busybox=$bbdir/bin/busybox
 	;;
 *)
-	echo "vm: unknown arch $arch (x86_64 or arm64)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64 or i386)" >&2
 	exit 2
 	;;
 esac

@@ -9,7 +9,9 @@
 # on the newest line of the default list, VM_VHE_LINE) or arm64-vhe-<M.m>;
 # opt-in, a Debian flavour: x86_64-<M.m>-rt, <arch>-<M.m>-cloud,
 # arm64-<M.m>-16k (the guest's runner gets --variant <flavour>: a profile
-# and baseline of their own, never the plain kernel's).
+# and baseline of their own, never the plain kernel's); and the 32-bit
+# suite on a 64-bit kernel, x86_64-<M.m>-i386 (the compat ABI: an i386
+# runner is variant i386 by itself).
 # Default: x86_64 and arm64 on 5.10, 6.1, 6.12 and 7.2, plus arm64-vhe.
 #
 # Steps: install what is missing (runners/vm/deps.sh); resolve and download
@@ -86,14 +88,15 @@ parse() {
 	arm64-vhe) echo "arm64 $vhe_line" ;;
 	arm64-vhe-[0-9]*.[0-9]*) echo "arm64 ${1#arm64-vhe-}" ;;
 	*)
-		[[ $1 =~ ^(x86_64|arm64)-([0-9]+\.[0-9]+)(-(rt|cloud|16k))?$ ]] || return 1
+		[[ $1 =~ ^(x86_64|arm64)-([0-9]+\.[0-9]+)(-(rt|cloud|16k|i386))?$ ]] || return 1
 		[ "${BASH_REMATCH[4]}" != 16k ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
+		[ "${BASH_REMATCH[4]}" != i386 ] || [ "${BASH_REMATCH[1]}" = x86_64 ] || return 1
 		echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}${BASH_REMATCH[4]:+ ${BASH_REMATCH[4]}}"
 		;;
 	esac
 }
 for t in $targets; do
-	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k)" >&2; exit 2; }
+	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386)" >&2; exit 2; }
 done
 
 "$here/deps.sh" || exit 2
@@ -113,10 +116,16 @@ stop() {
 trap 'stop 130' INT
 trap 'stop 143' TERM
 
+# A target's kernel flavour ("" for i386, a userland) and userland (its
+# suite's build: the arch, or i386).
+kflavour() { [ "${1:-}" = i386 ] || echo "${1:-}"; }
+userland() { if [ "${2:-}" = i386 ]; then echo i386; else echo "$1"; fi; }
+
 # 1. Kernels, one at a time (one apt configuration, one download at a time).
 declare -A kdir
 for t in $targets; do
 	read -r arch line flavour < <(parse "$t")
+	flavour=$(kflavour "$flavour")
 	key="$arch-$line${flavour:+-$flavour}"
 	[ -n "${kdir[$key]:-}" ] && continue
 	t0=$(date +%s.%N)
@@ -129,9 +138,13 @@ for t in $targets; do
 done
 
 # 2. The suite, per arch, and its initramfs.
-declare -A initrd
-for arch in x86_64 arm64; do
-	case " $targets " in *" $arch-"*) ;; *) continue ;; esac
+declare -A initrd want
+for t in $targets; do
+	read -r arch line flavour < <(parse "$t")
+	want[$(userland "$arch" "$flavour")]=1
+done
+for arch in x86_64 arm64 i386; do
+	[ -n "${want[$arch]:-}" ] || continue
 	t0=$(date +%s.%N)
 	b=$("$here/build-static.sh" "$arch") || exit 2
 	initrd[$arch]=$("$here/initramfs.sh" "$arch" "$b") || exit 2
@@ -145,6 +158,8 @@ running=0
 t_boot=$(date +%s.%N)
 for t in $targets; do
 	read -r arch line flavour < <(parse "$t")
+	ul=$(userland "$arch" "$flavour")
+	flavour=$(kflavour "$flavour")
 	k=${kdir[$arch-$line${flavour:+-$flavour}]}
 	mkdir -p "$vm/run/$t"
 	if [ "$k" = none ]; then
@@ -156,7 +171,7 @@ for t in $targets; do
 		running=$((running - 1))
 	done
 	echo "matrix: $t: booting $(cat "$k/release")" >&2
-	"$here/boot.sh" "$t" "$k" "${initrd[$arch]}" >"$vm/run/$t.out" 2>"$vm/run/$t.err" &
+	"$here/boot.sh" "$t" "$k" "${initrd[$ul]}" >"$vm/run/$t.out" 2>"$vm/run/$t.err" &
 	pid_of[$t]=$!
 	running=$((running + 1))
 done
