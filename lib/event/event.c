@@ -149,13 +149,22 @@ struct perfconf_attr pc_attr_user_callchain_sampler(uint16_t limit)
 	return a;
 }
 
+unsigned int pc_bp_exec_len(void)
+{
+#if defined(__i386__)
+	return pc_kernel()->long_bytes;	/* x86 checks it against the kernel's long */
+#else
+	return sizeof(long);		/* arm64 takes 4 (2 for Thumb) from a compat task */
+#endif
+}
+
 struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len)
 {
 	struct perfconf_attr a = pc_attr(PERF_TYPE_BREAKPOINT, 0);
 
 	a.bp_type = bp_type;
 	a.bp_addr = (uint64_t)(uintptr_t)addr;
-	a.bp_len = bp_type == HW_BREAKPOINT_X ? pc_kernel()->long_bytes : len;
+	a.bp_len = bp_type == HW_BREAKPOINT_X ? pc_bp_exec_len() : len;
 	return a;
 }
 

@@ -95,10 +95,16 @@ struct perfconf_attr pc_attr_user_faults(void);
 struct perfconf_attr pc_attr_user_callchain_sampler(uint16_t limit);
 /*
  * A breakpoint: bp_type HW_BREAKPOINT_{R,W,RW,X}, on addr, of len bytes.
- * The type is the "breakpoint" PMU's, discovered. For X, len is the kernel's
- * sizeof(long) (pc_kernel()->long_bytes: 8 for a compat task on a 64-bit kernel).
+ * The type is the "breakpoint" PMU's, discovered. For X, len is
+ * pc_bp_exec_len().
  */
 struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len);
+/*
+ * The bp_len an execute breakpoint takes: sizeof(long), as the man page
+ * says; for an i386 task the kernel's long (an x86_64 kernel checks it
+ * against its own, 8), where arm64 takes 4 from an AArch32 task.
+ */
+unsigned int pc_bp_exec_len(void);
 /*
  * A tracepoint by name, e.g. ("syscalls", "sys_enter_getppid").
  * Returns 0, or -errno when tracefs or the tracepoint is not there.

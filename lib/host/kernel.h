@@ -13,7 +13,7 @@ struct pc_kernel {
 	int kver;		/* PC_KVER(major, minor) */
 	/*
 	 * The kernel's sizeof(long), which is 8 on a 64-bit kernel also for a
-	 * 32-bit task on its compat ABI (an execute breakpoint's bp_len).
+	 * 32-bit task on its compat ABI (pc_bp_exec_len() on x86).
 	 */
 	unsigned int long_bytes;
 };

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A private apt configuration for the VM matrix: Debian suites from bullseye
-# to sid, for amd64, arm64 and i386, with its own sources, lists, cache and an
+# to sid, for amd64, arm64, i386 and armhf, with its own sources, lists, cache and an
 # empty dpkg status. The system's apt sources and dpkg architectures are
 # never touched.
 #
@@ -21,11 +21,11 @@ mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources.list.d
 dir=$(cd "$dir" && pwd)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # The archs: the guests' kernels and userlands (amd64, arm64), and the
-# userland of the i386 compat variant (libcap, zlib, busybox at the host's
-# versions, which a release's own suite holds), from the releases' own
-# suites only: their -security and -backports add nothing it needs, and
-# some mirrors serve stale i386 indexes of them.
-archs=amd64,arm64,i386
+# userlands of the compat variants, i386 and armhf (libcap, zlib at the
+# host's versions, which a release's own suite holds), from the releases'
+# own suites only: their -security and -backports add nothing they need,
+# and some mirrors serve stale i386 indexes of them.
+archs=amd64,arm64,i386,armhf
 suite_archs() { case $1 in *-*) echo amd64,arm64 ;; *) echo "$archs" ;; esac; }
 
 # Where each kernel line comes from: bullseye(-security) 5.10 (and 6.1
@@ -54,6 +54,7 @@ opts=(
 	-o "Dir::Cache=$dir/cache"
 	-o "APT::Architecture=amd64"
 	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64" -o "APT::Architectures::=i386"
+	-o "APT::Architectures::=armhf"
 	-o "Acquire::Languages=none"
 	-o "Acquire::Check-Valid-Until=false"
 	-o "Acquire::Retries=3"

@@ -63,7 +63,7 @@ arch=${target%%-*}
 variant=
 case $target in
 arm64-vhe*) variant=vhe ;;
-x86_64-*-i386) ;;	# a userland: the i386 runner is variant i386 by itself
+x86_64-*-i386 | arm64-*-armhf) ;;	# a userland: its runner is that variant by itself
 x86_64-* | arm64-*)
 	if [[ $target =~ ^[a-z0-9_]+-[0-9]+\.[0-9]+-([a-z0-9]+)$ ]]; then
 		variant=${BASH_REMATCH[1]}

@@ -8,9 +8,11 @@
 #           zlib1g-dev unpacked with dpkg -x from .debs fetched through the
 #           private apt configuration, at the host's own versions;
 #   i386    the same with gcc-i686-linux-gnu and libc6-dev-i386-cross: the
-#           32-bit suite that x86_64 kernels run through their compat ABI.
+#           32-bit suite that x86_64 kernels run through their compat ABI;
+#   armhf   with gcc-arm-linux-gnueabihf and libc6-dev-armhf-cross, in ARM
+#           state: the 32-bit suite of arm64 kernels (AArch32 at EL0).
 #
-#   runners/vm/build-static.sh x86_64|arm64|i386
+#   runners/vm/build-static.sh x86_64|arm64|i386|armhf
 #
 # The test binaries are required; the runner (build/perfconf) is built when
 # its sources compile. Prints the build directory.
@@ -20,7 +22,7 @@
 # assignment would discard.
 set -euo pipefail
 
-arch=${1:?usage: build-static.sh x86_64|arm64|i386}
+arch=${1:?usage: build-static.sh x86_64|arm64|i386|armhf}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -89,12 +91,19 @@ x86_64)
 	;;
 arm64) cross arm64 aarch64-linux-gnu ;;
 i386)
-	# Only the compat variant needs them: installed here, not by deps.sh.
+	# Only the compat variants need them: installed here, not by deps.sh.
 	"$here/../../scripts/apt-install.sh" -p vm gcc-i686-linux-gnu libc6-dev-i386-cross || exit 2
 	cross i386 i686-linux-gnu
 	;;
+armhf)
+	"$here/../../scripts/apt-install.sh" -p vm gcc-arm-linux-gnueabihf libc6-dev-armhf-cross || exit 2
+	cross armhf arm-linux-gnueabihf
+	# ARM state, not Thumb (Debian's default): a function's address is its
+	# first instruction, where an execute breakpoint or a uprobe goes.
+	CFLAGS="$CFLAGS -marm"
+	;;
 *)
-	echo "vm: unknown arch $arch (x86_64, arm64 or i386)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64, i386 or armhf)" >&2
 	exit 2
 	;;
 esac

@@ -13,12 +13,12 @@
 # /init gives a root shell on the console (MODE=shell in /pc/target) and
 # whose empty /opt/perfconf is where the lab puts the dist tarball.
 #
-#   runners/vm/initramfs.sh x86_64|arm64|i386 BUILD_DIR|-
+#   runners/vm/initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-
 # Prints the archive's path: build/vm/<arch>/initramfs.cpio (shell.cpio for -)
 set -euo pipefail
 
-arch=${1:?usage: initramfs.sh x86_64|arm64|i386 BUILD_DIR|-}
-b=${2:?usage: initramfs.sh x86_64|arm64|i386 BUILD_DIR|-}
+arch=${1:?usage: initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-}
+b=${2:?usage: initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -31,8 +31,9 @@ x86_64 | i386)	# i386: the 32-bit suite for an x86_64 kernel, with its busybox
 	strip=strip
 	busybox=/bin/busybox
 	;;
-arm64)
+arm64 | armhf)	# armhf: the 32-bit suite for an arm64 kernel, with its busybox
 	strip=aarch64-linux-gnu-strip
+	[ "$arch" = armhf ] && strip=arm-linux-gnueabihf-strip
 	# busybox-static for arm64, at the host's version, unpacked once.
 	v=$(dpkg-query -W -f='${Version}' busybox-static 2>/dev/null) ||
 		{ echo "vm: busybox-static is not installed on the host (runners/vm/deps.sh)" >&2; exit 2; }
@@ -49,7 +50,7 @@ arm64)
 	busybox=$bbdir/bin/busybox
 	;;
 *)
-	echo "vm: unknown arch $arch (x86_64, arm64 or i386)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64, i386 or armhf)" >&2
 	exit 2
 	;;
 esac

@@ -10,8 +10,8 @@
 # opt-in, a Debian flavour: x86_64-<M.m>-rt, <arch>-<M.m>-cloud,
 # arm64-<M.m>-16k (the guest's runner gets --variant <flavour>: a profile
 # and baseline of their own, never the plain kernel's); and the 32-bit
-# suite on a 64-bit kernel, x86_64-<M.m>-i386 (the compat ABI: an i386
-# runner is variant i386 by itself).
+# suite on a 64-bit kernel, x86_64-<M.m>-i386 and arm64-<M.m>-armhf (the
+# compat ABI: such a runner is variant i386 or armhf by itself).
 # Default: x86_64 and arm64 on 5.10, 6.1, 6.12 and 7.2, plus arm64-vhe.
 #
 # Steps: install what is missing (runners/vm/deps.sh); resolve and download
@@ -88,15 +88,16 @@ parse() {
 	arm64-vhe) echo "arm64 $vhe_line" ;;
 	arm64-vhe-[0-9]*.[0-9]*) echo "arm64 ${1#arm64-vhe-}" ;;
 	*)
-		[[ $1 =~ ^(x86_64|arm64)-([0-9]+\.[0-9]+)(-(rt|cloud|16k|i386))?$ ]] || return 1
+		[[ $1 =~ ^(x86_64|arm64)-([0-9]+\.[0-9]+)(-(rt|cloud|16k|i386|armhf))?$ ]] || return 1
 		[ "${BASH_REMATCH[4]}" != 16k ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
+		[ "${BASH_REMATCH[4]}" != armhf ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
 		[ "${BASH_REMATCH[4]}" != i386 ] || [ "${BASH_REMATCH[1]}" = x86_64 ] || return 1
 		echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}${BASH_REMATCH[4]:+ ${BASH_REMATCH[4]}}"
 		;;
 	esac
 }
 for t in $targets; do
-	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386)" >&2; exit 2; }
+	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386, arm64-M.m-armhf)" >&2; exit 2; }
 done
 
 "$here/deps.sh" || exit 2
@@ -116,10 +117,10 @@ stop() {
 trap 'stop 130' INT
 trap 'stop 143' TERM
 
-# A target's kernel flavour ("" for i386, a userland) and userland (its
-# suite's build: the arch, or i386).
-kflavour() { [ "${1:-}" = i386 ] || echo "${1:-}"; }
-userland() { if [ "${2:-}" = i386 ]; then echo i386; else echo "$1"; fi; }
+# A target's kernel flavour ("" for i386 and armhf, userlands) and
+# userland (its suite's build: the arch, i386 or armhf).
+kflavour() { case ${1:-} in i386 | armhf) ;; *) echo "${1:-}" ;; esac; }
+userland() { case ${2:-} in i386 | armhf) echo "$2" ;; *) echo "$1" ;; esac; }
 
 # 1. Kernels, one at a time (one apt configuration, one download at a time).
 declare -A kdir
@@ -143,7 +144,7 @@ for t in $targets; do
 	read -r arch line flavour < <(parse "$t")
 	want[$(userland "$arch" "$flavour")]=1
 done
-for arch in x86_64 arm64 i386; do
+for arch in x86_64 arm64 i386 armhf; do
 	[ -n "${want[$arch]:-}" ] || continue
 	t0=$(date +%s.%N)
 	b=$("$here/build-static.sh" "$arch") || exit 2

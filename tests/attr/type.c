@@ -44,7 +44,7 @@ TEST(breakpoint)
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
 	attr.bp_type = HW_BREAKPOINT_X;
 	attr.bp_addr = (uintptr_t)pc_work_target;
-	attr.bp_len = pc_kernel()->long_bytes;
+	attr.bp_len = pc_bp_exec_len();
 	SKIP_IF_UNSUPPORTED(pc_open_errno(&attr, 0, -1, -1, 0), "an execute breakpoint");
 	EXPECT_EQ(100, pc_count_of_work(&attr, pc_calls_work, PC_N(100)));
 }
