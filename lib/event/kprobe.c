@@ -69,6 +69,9 @@ const char *pc_kprobe_getppid_symbol(void)
 	return "__ia32_sys_getppid";	/* the compat entry of an x86_64 kernel too */
 #elif defined(__aarch64__)
 	return "__arm64_sys_getppid";
+#elif defined(__arm__)
+	/* an arm64 kernel's AArch32 table calls the native one for getppid */
+	return pc_kernel()->long_bytes == 8 ? "__arm64_sys_getppid" : NULL;
 #else
 	return NULL;
 #endif

@@ -32,7 +32,8 @@ int pc_kallsyms_lookup(const char *name, uint64_t *addr);
  * The kernel function each getppid() (pc_work_getppid_calls) enters, named by
  * the syscall wrapper convention of this arch (since 4.17 on x86_64, 4.19
  * on arm64): "__x64_sys_getppid", "__arm64_sys_getppid", "__ia32_sys_getppid"
- * (an i386 build: an x86_64 kernel's compat entry); NULL for others.
+ * (an i386 build: an x86_64 kernel's compat entry; an armhf build on an
+ * arm64 kernel enters __arm64_sys_getppid); NULL for others.
  */
 const char *pc_kprobe_getppid_symbol(void);
 /* SKIP when this arch has no such symbol. */

@@ -40,7 +40,7 @@ static const struct pc_regs_arch arch = {
 	.sp = 7,
 };
 
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || defined(__arm__)
 
 /* PERF_REG_ARM64_*: X0..X29, LR, SP, PC; VG at 46 */
 static const char *const names[] = {
@@ -51,15 +51,26 @@ static const char *const names[] = {
 };
 #define VG PC_REG(46)
 
+/*
+ * An arm64 kernel takes an AArch32 task's masks as an AArch64 one's: its
+ * R0..R12 are X0..X12, SP and LR are read from the compat registers, and
+ * the dump is ABI_32. pc_probe()'s u64 arguments take register pairs there.
+ */
 static const struct pc_regs_arch arch = {
+#ifdef __aarch64__
 	.name = "aarch64",
+	.arg = { 0, 1 },	/* X0, X1 */
+	.abi = PERF_SAMPLE_REGS_ABI_64,
+#else
+	.name = "armhf",
+	.arg = { PC_NO_REG, PC_NO_REG },
+	.abi = PERF_SAMPLE_REGS_ABI_32,
+#endif
 	.gprs = (1ULL << 33) - 1,
 	.reserved = ~((1ULL << 33) - 1) & ~VG,
 	.extended = VG,
 	.ip = 32,
 	.sp = 31,
-	.arg = { 0, 1 },	/* X0, X1 */
-	.abi = PERF_SAMPLE_REGS_ABI_64,
 };
 
 #else
@@ -80,9 +91,9 @@ const char *pc_reg_name(unsigned int bit)
 #else
 const struct pc_regs_arch *pc_regs_arch(void)
 {
-#ifdef __i386__
+#if defined(__i386__) || defined(__arm__)
 	if (pc_kernel()->long_bytes != 8)
-		return NULL;	/* a 32-bit kernel's masks differ (no R8..R15, DS..GS saved): no table yet */
+		return NULL;	/* a 32-bit kernel's numbering and masks differ: no table yet */
 #endif
 	return &arch;
 }

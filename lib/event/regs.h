@@ -25,7 +25,7 @@
 #define PC_REG(bit) (1ULL << (bit))
 
 struct pc_regs_arch {
-	const char *name;	/* "x86_64", "aarch64", "i386" */
+	const char *name;	/* "x86_64", "aarch64", "i386", "armhf" */
 	/* The general registers: every kernel of this arch accepts each alone. */
 	uint64_t gprs;
 	/*
@@ -42,7 +42,11 @@ struct pc_regs_arch {
 	uint64_t extended;
 	unsigned int ip;	/* PERF_REG_X86_IP, PERF_REG_ARM64_PC */
 	unsigned int sp;	/* PERF_REG_X86_SP, PERF_REG_ARM64_SP */
-	/* The first two integer arguments of a C call; PC_NO_REG where the ABI passes them on the stack (i386). */
+	/*
+	 * The first two integer arguments of a C call; PC_NO_REG where
+	 * pc_probe()'s u64 arguments are not one register each (i386: the
+	 * stack; armhf: register pairs).
+	 */
 	unsigned int arg[2];
 	uint64_t abi;		/* PERF_SAMPLE_REGS_ABI_64, or _32 for a 32-bit process */
 };
@@ -51,12 +55,12 @@ struct pc_regs_arch {
 /* SKIP a case that needs the argument registers where the ABI has none. */
 #define REQUIRE_ARG_REGS(a) do { \
 	if ((a)->arg[0] == PC_NO_REG) \
-		SKIP(return, "%s passes C arguments on the stack: no argument register to dump", (a)->name); \
+		SKIP(return, "%s passes a u64 argument in no single register", (a)->name); \
 } while (0)
 
 /*
  * The table of the arch this test was built for, or NULL when there is
- * none (i386 has one on an x86_64 kernel only: its compat ABI).
+ * none (i386 and armhf have one on a 64-bit kernel only: its compat ABI).
  */
 const struct pc_regs_arch *pc_regs_arch(void);
 /* SKIP a case on an arch without a table (in a test: perfconf.h brings the harness). */
