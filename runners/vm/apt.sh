@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A private apt configuration for the VM matrix: Debian suites from bullseye
-# to sid, for amd64, arm64, i386 and armhf, with its own sources, lists, cache and an
-# empty dpkg status. The system's apt sources and dpkg architectures are
-# never touched.
+# to sid, for amd64 and arm64 (and i386, armhf once asked), with its own
+# sources, lists, cache and an empty dpkg status. The system's apt sources
+# and dpkg architectures are never touched.
 #
 #   runners/vm/apt.sh update              refresh the lists when missing or stale
 #   runners/vm/apt.sh kernels             the kernel index: "arch suite package version size"
 #   runners/vm/apt.sh download DIR SPEC…  apt-get download SPEC… into DIR (name:arch/suite, name:arch=ver)
+#   runners/vm/apt.sh add-arch i386|armhf  fetch that compat userland's lists too, from now on
 #   runners/vm/apt.sh cache               apt-cache with the private configuration (args follow)
 #
 # Environment: VM_DIR (default build/vm), VM_REFRESH=1 forces an update,
@@ -20,12 +21,16 @@ dir=$vm/apt
 mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources.list.d"
 dir=$(cd "$dir" && pwd)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-# The archs: the guests' kernels and userlands (amd64, arm64), and the
-# userlands of the compat variants, i386 and armhf (libcap, zlib at the
+# The archs: the guests' kernels and userlands (amd64, arm64); and, once
+# a compat build asked for them (`apt.sh add-arch`, kept in $dir/compat-archs),
+# the userlands of the compat variants, i386 and armhf (libcap, zlib at the
 # host's versions, which a release's own suite holds), from the releases'
 # own suites only: their -security and -backports add nothing they need,
-# and some mirrors serve stale i386 indexes of them.
-archs=amd64,arm64,i386,armhf
+# and some mirrors serve stale i386 indexes of them. A run that never
+# builds one never fetches their lists.
+compat=""
+[ -r "$dir/compat-archs" ] && compat=$(tr -cd 'a-z0-9,' <"$dir/compat-archs")
+archs=amd64,arm64${compat:+,$compat}
 suite_archs() { case $1 in *-*) echo amd64,arm64 ;; *) echo "$archs" ;; esac; }
 
 # Where each kernel line comes from: bullseye(-security) 5.10 (and 6.1
@@ -53,14 +58,14 @@ opts=(
 	-o "Dir::State::status=$dir/status"
 	-o "Dir::Cache=$dir/cache"
 	-o "APT::Architecture=amd64"
-	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64" -o "APT::Architectures::=i386"
-	-o "APT::Architectures::=armhf"
+	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
 	-o "Acquire::Languages=none"
 	-o "Acquire::Check-Valid-Until=false"
 	-o "Acquire::Retries=3"
 	-o "APT::Sandbox::User=root"
 	-q
 )
+for a in ${compat//,/ }; do opts+=(-o "APT::Architectures::=$a"); done
 
 # One apt operation at a time on this configuration (the matrix may run
 # several scripts that share it).
@@ -123,6 +128,13 @@ update)
 force-update)
 	lock
 	do_update
+	;;
+add-arch)
+	# A compat userland's arch (i386, armhf): its lists from now on.
+	a=${1:?usage: apt.sh add-arch ARCH}
+	case $a in i386 | armhf) ;; *) echo "vm: add-arch: i386 or armhf, not $a" >&2; exit 2 ;; esac
+	lock
+	case ",$compat," in *",$a,"*) ;; *) echo "${compat:+$compat,}$a" >"$dir/compat-archs" ;; esac
 	;;
 kernels)
 	[ -s "$dir/kernels.idx" ] || { echo "vm: no kernel index: run $0 update" >&2; exit 2; }

@@ -54,6 +54,7 @@ sysroot() {
 	done
 	if [ "$(cat "$dir/.versions" 2>/dev/null)" != "$want" ]; then
 		mkdir -p "$debs"
+		case $darch in i386 | armhf) "$here/apt.sh" add-arch "$darch" || return 2 ;; esac
 		"$here/apt.sh" update || return 2
 		for pv in $want; do
 			p=${pv%%=*} v=${pv#*=}
