@@ -158,14 +158,19 @@ unsigned int pc_bp_exec_len(void)
 #endif
 }
 
-struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len)
+struct perfconf_attr pc_attr_breakpoint_at(unsigned int bp_type, uint64_t addr, uint64_t len)
 {
 	struct perfconf_attr a = pc_attr(PERF_TYPE_BREAKPOINT, 0);
 
 	a.bp_type = bp_type;
-	a.bp_addr = (uint64_t)(uintptr_t)addr;
+	a.bp_addr = addr;
 	a.bp_len = bp_type == HW_BREAKPOINT_X ? pc_bp_exec_len() : len;
 	return a;
+}
+
+struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len)
+{
+	return pc_attr_breakpoint_at(bp_type, (uint64_t)(uintptr_t)addr, len);
 }
 
 int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *name)

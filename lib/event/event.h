@@ -99,6 +99,8 @@ struct perfconf_attr pc_attr_user_callchain_sampler(uint16_t limit);
  * pc_bp_exec_len().
  */
 struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len);
+/* The same on an address no pointer of this process can hold: a kernel one, for a 32-bit build too. */
+struct perfconf_attr pc_attr_breakpoint_at(unsigned int bp_type, uint64_t addr, uint64_t len);
 /*
  * The bp_len an execute breakpoint takes: sizeof(long), as the man page
  * says; for an i386 task the kernel's long (an x86_64 kernel checks it

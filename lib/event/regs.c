@@ -92,7 +92,7 @@ const char *pc_reg_name(unsigned int bit)
 const struct pc_regs_arch *pc_regs_arch(void)
 {
 #if defined(__i386__) || defined(__arm__)
-	if (pc_kernel()->long_bytes != 8)
+	if (!pc_kernel_compat())
 		return NULL;	/* a 32-bit kernel's numbering and masks differ: no table yet */
 #endif
 	return &arch;

@@ -33,6 +33,11 @@ const struct pc_kernel *pc_kernel(void)
 	return &k;
 }
 
+bool pc_kernel_compat(void)
+{
+	return sizeof(long) < pc_kernel()->long_bytes;
+}
+
 /* The kernel config as one text blob, loaded once. */
 static const char *config_text(void)
 {

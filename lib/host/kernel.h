@@ -20,6 +20,8 @@ struct pc_kernel {
 
 /* Cached after the first call; never fails (unknown fields stay 0/""). */
 const struct pc_kernel *pc_kernel(void);
+/* This is a 32-bit build on a 64-bit kernel: its compat ABI. */
+bool pc_kernel_compat(void);
 
 /*
  * Kernel config lookup in /proc/config.gz (or /boot/config-$(uname -r)).

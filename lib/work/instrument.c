@@ -195,7 +195,7 @@ static bool probe_syscall_tracepoints(struct pc_instrument_probe *p)
 	close(fd);
 	if (count == PROBE_HITS)
 		set(p, PC_INSTR_WORKS, "syscall tracepoints count this task's calls");
-	else if (sizeof(long) < pc_kernel()->long_bytes)
+	else if (pc_kernel_compat())
 		set(p, PC_INSTR_BROKEN,
 		    "syscalls:sys_enter_getppid counted %llu of %d getppid() calls: this is a 32-bit build on a "
 		    "64-bit kernel, which does not trace a compat task's syscalls (ARCH_TRACE_IGNORE_COMPAT_SYSCALLS: "

@@ -41,9 +41,8 @@ static uint64_t writes_counted(int fd, unsigned int to_first, unsigned int to_se
 
 static int watch(uint64_t addr, bool exclude_kernel)
 {
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, NULL, 8);
+	struct perfconf_attr attr = pc_attr_breakpoint_at(HW_BREAKPOINT_W, addr, 8);
 
-	attr.bp_addr = addr;	/* a kernel address is 64-bit for a compat task too */
 	attr.exclude_kernel = exclude_kernel;
 	attr.exclude_hv = exclude_kernel;
 	return pc_open(&attr, 0, -1, -1, 0);
@@ -111,8 +110,7 @@ TEST_F(global, kernel_address_as_root)
 		EXPECT_EQ(0, writes_counted(fd, N, N));
 		close(fd);
 	}
-	x = pc_attr_breakpoint(HW_BREAKPOINT_X, NULL, 0);
-	x.bp_addr = kaddr;
+	x = pc_attr_breakpoint_at(HW_BREAKPOINT_X, kaddr, 0);
 	pc_open_observe_errno("execute", &x, 0, -1);
 }
 

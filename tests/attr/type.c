@@ -53,7 +53,7 @@ TEST(tracepoint)
 {
 	struct perfconf_attr attr;
 
-	GETPPID_TRACEPOINT(&attr);
+	GETPPID_TRACEPOINT_SUBJECT(&attr);
 	ASSERT_EQ(PERF_TYPE_TRACEPOINT, attr.type);
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N)));
 }

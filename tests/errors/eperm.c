@@ -102,9 +102,7 @@ static void kernel_watch(struct __test_metadata *_metadata, const char *who, int
 	int cpu = pc_pin_self();
 
 	ASSERT_LE(0, cpu) TH_LOG("pinning: %s", pc_errno_name(-cpu));
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, NULL, HW_BREAKPOINT_LEN_1);
-
-	attr.bp_addr = function;	/* a kernel address is 64-bit for a compat task too */
+	struct perfconf_attr attr = pc_attr_breakpoint_at(HW_BREAKPOINT_W, function, HW_BREAKPOINT_LEN_1);
 
 	SET_PARANOID(-1);
 	BECOME_IDENTITY(pc_identity(who));

@@ -15,7 +15,7 @@ TEST(sys_enter_getppid)
 	struct perfconf_attr attr;
 	uint64_t count;
 
-	GETPPID_TRACEPOINT(&attr);
+	GETPPID_TRACEPOINT_SUBJECT(&attr);
 	int fd = pc_open(&attr, 0, -1, -1, 0);
 	ASSERT_OPEN(fd);
 	ASSERT_EQ(0, pc_enable(fd));

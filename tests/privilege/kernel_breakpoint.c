@@ -68,10 +68,9 @@ static void expect_own_hits(struct __test_metadata *_metadata, const struct pc_c
 
 CELL_CASE(execute_kernel_function)
 {
-	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_X, NULL, 0);
+	struct perfconf_attr attr = pc_attr_breakpoint_at(HW_BREAKPOINT_X, function, 0);
 	struct pc_capture cap;
 
-	attr.bp_addr = function;	/* a kernel address is 64-bit for a compat task too */
 	REQUIRE_PMU("breakpoint");
 #if defined(__x86_64__) || defined(__i386__)
 	REQUIRE_CONFIG("KPROBES");
