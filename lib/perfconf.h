@@ -201,8 +201,9 @@
  * A uprobe counter on func, a noinline function of this test, into *attr
  * (pc_attr_uprobe_on); SKIP where there is no uprobe PMU.
  */
-#define UPROBE_ATTR(attr, func) do { \
-	int e_ = pc_attr_uprobe_on(attr, (const void *)(func)); \
+#define UPROBE_ATTR(attr, func) UPROBE_ATTR_WITH_(pc_attr_uprobe_on, attr, func)
+#define UPROBE_ATTR_WITH_(builder, attr, func) do { \
+	int e_ = builder(attr, (const void *)(func)); \
 	if (e_ == -ENOENT) \
 		SKIP(return, "no uprobe PMU on this kernel"); \
 	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
@@ -229,12 +230,7 @@
  * uprobe this binary keeps (PERFCONF_KEEP_CALLS), else a uprobe PMU event;
  * SKIP where there is neither.
  */
-#define CALLS_ATTR(attr, func) do { \
-	int e_ = pc_attr_calls(attr, (const void *)(func)); \
-	if (e_ == -ENOENT) \
-		SKIP(return, "no uprobe PMU on this kernel"); \
-	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
-} while (0)
+#define CALLS_ATTR(attr, func) UPROBE_ATTR_WITH_(pc_attr_calls, attr, func)
 
 /*
  * At file scope, once per function a binary's cases count with CALLS_ATTR
