@@ -72,6 +72,10 @@ const char *pc_kprobe_getppid_symbol(void)
 #elif defined(__arm__)
 	/* an arm64 kernel's AArch32 table calls the native one for getppid */
 	return pc_kernel()->long_bytes == 8 ? "__arm64_sys_getppid" : NULL;
+#elif defined(__riscv) && __riscv_xlen == 64
+	return "__riscv_sys_getppid";	/* its syscall wrappers, since 6.6 (sys_getppid before) */
+#elif defined(__s390x__)
+	return "__s390x_sys_getppid";
 #else
 	return NULL;
 #endif

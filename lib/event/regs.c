@@ -73,6 +73,45 @@ static const struct pc_regs_arch arch = {
 	.sp = 31,
 };
 
+#elif defined(__riscv) && __riscv_xlen == 64
+
+/* PERF_REG_RISCV_*: PC, then X1..X31 by their ABI names */
+static const char *const names[] = {
+	"pc", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
+	"a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
+static const struct pc_regs_arch arch = {
+	.name = "riscv64",
+	.gprs = (1ULL << 32) - 1,
+	.reserved = ~((1ULL << 32) - 1),
+	.extended = 0,
+	.ip = 0,
+	.sp = 2,
+	.arg = { 10, 11 },	/* A0, A1 */
+	.abi = PERF_SAMPLE_REGS_ABI_64,
+};
+
+#elif defined(__s390x__)
+
+/* PERF_REG_S390_*: R0..R15, FP0..FP15, the PSW mask and address */
+static const char *const names[] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"fp0", "fp1", "fp2", "fp3", "fp4", "fp5", "fp6", "fp7", "fp8", "fp9", "fp10", "fp11", "fp12", "fp13",
+	"fp14", "fp15", "mask", "pc",
+};
+
+static const struct pc_regs_arch arch = {
+	.name = "s390x",
+	.gprs = (1ULL << 34) - 1,
+	.reserved = ~((1ULL << 34) - 1),
+	.extended = 0,
+	.ip = 33,
+	.sp = 15,
+	.arg = { 2, 3 },	/* R2, R3 */
+	.abi = PERF_SAMPLE_REGS_ABI_64,
+};
+
 #else
 #define NO_REGS_TABLE
 #endif

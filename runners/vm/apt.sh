@@ -1,14 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A private apt configuration for the VM matrix: Debian suites from bullseye
-# to sid, for amd64 and arm64 (and i386, armhf once asked), with its own
+# to sid, for amd64 and arm64 (and riscv64, s390x, i386, armhf once asked), with its own
 # sources, lists, cache and an empty dpkg status. The system's apt sources
 # and dpkg architectures are never touched.
 #
 #   runners/vm/apt.sh update              refresh the lists when missing or stale
 #   runners/vm/apt.sh kernels             the kernel index: "arch suite package version size"
 #   runners/vm/apt.sh download DIR SPEC…  apt-get download SPEC… into DIR (name:arch/suite, name:arch=ver)
-#   runners/vm/apt.sh add-arch i386|armhf  fetch that compat userland's lists too, from now on
+#   runners/vm/apt.sh add-arch ARCH       fetch that arch's lists too, from now on:
+#                                         riscv64, s390x (guests), i386, armhf (compat userlands)
+#   runners/vm/apt.sh userland DIR PKG ARCH VERSION
+#                                         PKG:ARCH at VERSION (the host's) into DIR, or, where
+#                                         the archive has no such version for ARCH (riscv64 is
+#                                         not in bookworm), the version of the oldest release
+#                                         suite that has it; prints the .deb's path
 #   runners/vm/apt.sh cache               apt-cache with the private configuration (args follow)
 #
 # Environment: VM_DIR (default build/vm), VM_REFRESH=1 forces an update,
@@ -21,17 +27,20 @@ dir=$vm/apt
 mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources.list.d"
 dir=$(cd "$dir" && pwd)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-# The archs: the guests' kernels and userlands (amd64, arm64); and, once
-# a compat build asked for them (`apt.sh add-arch`, kept in $dir/compat-archs),
-# the userlands of the compat variants, i386 and armhf (libcap, zlib at the
-# host's versions, which a release's own suite holds), from the releases'
-# own suites only: their -security and -backports add nothing they need,
-# and some mirrors serve stale i386 indexes of them. A run that never
-# builds one never fetches their lists.
+# The archs: the default guests' kernels and userlands (amd64, arm64); and,
+# once a target or build asked for them (`apt.sh add-arch`, kept in
+# $dir/compat-archs), the opt-in guests' (riscv64, s390x: kernels in every
+# suite) and the compat variants' userlands (i386, armhf: libcap, zlib at
+# the host's versions, which a release's own suite holds), the latter from
+# the releases' own suites only: their -security and -backports add
+# nothing they need, and some mirrors serve stale i386 indexes of them. A
+# run that never asks for one never fetches its lists.
 compat=""
 [ -r "$dir/compat-archs" ] && compat=$(tr -cd 'a-z0-9,' <"$dir/compat-archs")
 archs=amd64,arm64${compat:+,$compat}
-suite_archs() { case $1 in *-*) echo amd64,arm64 ;; *) echo "$archs" ;; esac; }
+guests=amd64,arm64
+for a in ${compat//,/ }; do case $a in riscv64 | s390x) guests=$guests,$a ;; esac; done
+suite_archs() { case $1 in *-*) echo "$guests" ;; *) echo "$archs" ;; esac; }
 
 # Where each kernel line comes from: bullseye(-security) 5.10 (and 6.1
 # backports), bookworm(-security, -backports) 6.1 and 6.12, trixie 6.12 and
@@ -89,9 +98,18 @@ do_update() {
 	write_sources
 	echo "vm: updating the private package lists ($dir)" >&2
 	if ! apt-get "${opts[@]}" update >"$dir/update.log" 2>&1; then
-		echo "vm: apt-get update failed:" >&2
-		tail -n 5 "$dir/update.log" >&2
-		return 2
+		# An opt-in arch's index of a -security or -backports suite that
+		# does not match its Release (some mirrors serve stale ones) only
+		# hides that suite's packages of that arch; anything else fails.
+		local bad
+		bad=$(grep '^E: Failed to fetch' "$dir/update.log" |
+			grep -vE "/dists/[a-z]+-(security|backports)/main/binary-(${compat//,/|}|none)/" || true)
+		if [ -n "$bad" ] || ! grep -q '^E: Failed to fetch' "$dir/update.log" || ! have_lists; then
+			echo "vm: apt-get update failed:" >&2
+			tail -n 5 "$dir/update.log" >&2
+			return 2
+		fi
+		grep '^E: Failed to fetch' "$dir/update.log" | sed -E 's|.*/dists/([^/]+)/main/binary-([^/]+)/.*|vm: warning: the mirror'"'"'s \1 index for \2 does not match its Release (being synced?): its packages are left out|' >&2
 	fi
 	build_index
 	: >"$dir/unavailable"
@@ -130,9 +148,10 @@ force-update)
 	do_update
 	;;
 add-arch)
-	# A compat userland's arch (i386, armhf): its lists from now on.
+	# An opt-in guest's or a compat userland's arch: its lists from now on
+	# (the next update fetches them: the lists count as missing until then).
 	a=${1:?usage: apt.sh add-arch ARCH}
-	case $a in i386 | armhf) ;; *) echo "vm: add-arch: i386 or armhf, not $a" >&2; exit 2 ;; esac
+	case $a in riscv64 | s390x | i386 | armhf) ;; *) echo "vm: add-arch: riscv64, s390x, i386 or armhf, not $a" >&2; exit 2 ;; esac
 	lock
 	case ",$compat," in *",$a,"*) ;; *) echo "${compat:+$compat,}$a" >"$dir/compat-archs" ;; esac
 	;;
@@ -147,6 +166,28 @@ download)
 	lock
 	# apt-get download writes into the current directory.
 	(cd "$dest" && apt-get "${opts[@]}" download "$@")
+	;;
+userland)
+	[ $# = 4 ] || { echo "usage: apt.sh userland DIR PKG ARCH VERSION" >&2; exit 2; }
+	dest=$1 p=$2 a=$3 v=$4
+	mkdir -p "$dest"
+	deb() { echo "$dest/${p}_${1//:/%3a}_$a.deb"; }
+	if [ -s "$(deb "$v")" ]; then deb "$v"; exit 0; fi
+	lock
+	if (cd "$dest" && apt-get "${opts[@]}" download "$p:$a=$v") >/dev/null 2>&1; then deb "$v"; exit 0; fi
+	for s in $suites; do
+		case $s in *-*) continue ;; esac
+		s=${s#*:}
+		v=$(apt-cache "${opts[@]}" showpkg "$p:$a" 2>/dev/null |
+			awk -v s="_dists_${s}_main_binary-${a}_" '/^Versions:/ { on = 1; next } /^[A-Z][a-z]*:/ { on = 0 } on && /^[^ ]/ && index($0, s) { print $1; exit }')
+		[ -n "$v" ] || continue
+		[ -s "$(deb "$v")" ] || (cd "$dest" && apt-get "${opts[@]}" download "$p:$a=$v") >/dev/null 2>&1 || continue
+		echo "vm: $p:$a: the host's version is not in the archive; using $s's $v" >&2
+		deb "$v"
+		exit 0
+	done
+	echo "vm: cannot download $p:$a (neither the host's $4 nor a release suite's)" >&2
+	exit 2
 	;;
 cache)
 	apt-cache "${opts[@]}" "$@"

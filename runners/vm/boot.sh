@@ -23,7 +23,7 @@
 #
 # qemu exits 0 after a panic as after a poweroff, so only the guest's done
 # marker says the run finished. A panic, a missing marker or the timeout
-# (VM_TIMEOUT seconds, default 300) fails the target and shows the
+# (VM_TIMEOUT seconds, default 300; s390x 900) fails the target and shows the
 # console's tail; qemu is killed on timeout and when this script is stopped.
 #
 # Output, in build/results/<release>-<uname -m>-<profile>[-<variant>]/:
@@ -35,7 +35,7 @@
 # did not run to the end.
 #
 # Environment:
-#   VM_TIMEOUT        seconds before the target is stopped (300)
+#   VM_TIMEOUT        seconds before the target is stopped (300; s390x 900)
 #   VM_GUEST_TIMEOUT  the runner's --timeout in the guest, guest seconds
 #                     (arm64: 2; x86_64: the runner's default)
 #   VM_MEM, VM_SMP    guest memory in MiB (1024: the initramfs, unpacked into RAM, is about 150 MB) and vCPUs (1)
@@ -54,7 +54,8 @@ target=${1:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 kdir=${2:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 initramfs=${3:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 vm=${VM_DIR:-build/vm}
-timeout=${VM_TIMEOUT:-300}
+# s390x under TCG runs the suite about 3 times slower than the others.
+case $1 in s390x-*) timeout=${VM_TIMEOUT:-900} ;; *) timeout=${VM_TIMEOUT:-300} ;; esac
 mem=${VM_MEM:-1024}
 smp=${VM_SMP:-1}
 results_root=${VM_RESULTS:-build/results}
@@ -64,7 +65,7 @@ variant=
 case $target in
 arm64-vhe*) variant=vhe ;;
 x86_64-*-i386 | arm64-*-armhf) ;;	# a userland: its runner is that variant by itself
-x86_64-* | arm64-*)
+x86_64-* | arm64-* | riscv64-* | s390x-*)
 	if [[ $target =~ ^[a-z0-9_]+-[0-9]+\.[0-9]+-([a-z0-9]+)$ ]]; then
 		variant=${BASH_REMATCH[1]}
 	fi
@@ -140,6 +141,18 @@ arm64)
 	qemu=(qemu-system-aarch64 -M "$machine" -cpu max,pauth-impdef=on -icount "${VM_ICOUNT:-shift=0}"
 		-kernel "$kdir/vmlinuz"
 		-append "console=ttyAMA0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
+	;;
+riscv64)
+	# OpenSBI (qemu's own) runs the kernel, and with sscofpmf its SBI PMU
+	# counts and samples qemu's counters.
+	qemu=(qemu-system-riscv64 -M virt -cpu rv64,sscofpmf=on -bios default -kernel "$kdir/vmlinuz"
+		-append "console=ttyS0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
+	[ -z "${VM_ICOUNT:-}" ] || qemu+=(-icount "$VM_ICOUNT")
+	;;
+s390x)
+	# The serial device is the SCLP console (ttysclp0).
+	qemu=(qemu-system-s390x -M s390-ccw-virtio -cpu max -kernel "$kdir/vmlinuz"
+		-append "console=ttysclp0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
 	;;
 esac
 qemu+=(-m "$mem" -smp "$smp" -nodefaults -no-user-config -display none -nic none -no-reboot
@@ -245,6 +258,12 @@ if [ "$state" = done ]; then
 	rc=$(sed -n "s/^$M done rc=//p" "$log" | head -n 1)
 	unframe ktap.txt "$res/ktap.txt" || problems="$problems no ktap.txt;"
 	unframe results.txt "$res/results.txt" || true
+	# The guest's unit tests (init.sh): each must pass.
+	if unframe unit.txt "$res/unit.txt"; then
+		unit_failed=$(sed -n "s/^$M unit passed=[0-9]* failed=//p" "$log" | head -n 1)
+		[ "${unit_failed:-x}" = 0 ] ||
+			problems="$problems unit tests failed: $(sed -n 's/^# unit: \(.*\) failed$/\1/p' "$res/unit.txt" | tr '\n' ' ')(unit.txt);"
+	fi
 	# Baselines only when asked for, and only as plain file names in
 	# VM_RECORD_DIR: the names come from the guest.
 	if [ "${VM_RECORD:-0}" = 1 ]; then

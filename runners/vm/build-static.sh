@@ -10,11 +10,14 @@
 #   i386    the same with gcc-i686-linux-gnu and libc6-dev-i386-cross: the
 #           32-bit suite that x86_64 kernels run through their compat ABI;
 #   armhf   with gcc-arm-linux-gnueabihf and libc6-dev-armhf-cross, in ARM
-#           state: the 32-bit suite of arm64 kernels (AArch32 at EL0).
+#           state: the 32-bit suite of arm64 kernels (AArch32 at EL0);
+#   riscv64, s390x  with gcc-<arch>-linux-gnu and libc6-dev-<arch>-cross;
+#           riscv64's libcap and zlib are trixie's (bookworm has no
+#           riscv64), so isoc23.c supplies what they need of glibc 2.38.
 #
-#   runners/vm/build-static.sh x86_64|arm64|i386|armhf
+#   runners/vm/build-static.sh x86_64|arm64|i386|armhf|riscv64|s390x
 #
-# The test binaries are required; the runner (build/perfconf) is built when
+# The test binaries (and three unit tests) are required; the runner (build/perfconf) is built when
 # its sources compile. Prints the build directory.
 #
 # CFLAGS and LDFLAGS go through the environment, not the make command line:
@@ -22,7 +25,7 @@
 # assignment would discard.
 set -euo pipefail
 
-arch=${1:?usage: build-static.sh x86_64|arm64|i386|armhf}
+arch=${1:?usage: build-static.sh x86_64|arm64|i386|armhf|riscv64|s390x}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -42,32 +45,33 @@ for src in tests/*/*.c; do
 	[ -e "$src" ] && goals+=("$b/${src%.c}")
 done
 [ ${#goals[@]} -gt 0 ] || { echo "vm: no tests/*/*.c to build" >&2; exit 2; }
+# The lib's unit tests whose subject is byte layout, run by each guest
+# before the suite (init.sh): the ABI tables, the record parser and the
+# ring reader, on every arch's byte order and word size.
+for src in lib/tests/abi_tables.c lib/tests/record_parser.c lib/tests/ring_reader.c; do
+	goals+=("$b/${src%.c}")
+done
 
 # A sysroot of libcap-dev and zlib1g-dev for a Debian arch, unpacked with
 # dpkg -x from .debs the private apt configuration fetches at the host's
-# versions (glibc comes with the cross compiler's libc6-dev-*-cross).
+# versions, or the oldest release's where the archive has none for that arch
+# (apt.sh userland; glibc comes with the cross compiler's libc6-dev-*-cross).
 # Prints its directory.
 sysroot() {
-	local darch=$1 dir=$vm/$arch/sysroot want="" p v pv debs=$cache/userland/$1
+	local darch=$1 dir=$vm/$arch/sysroot want="" p v debs=$cache/userland/$1 list=""
 	for p in libcap-dev zlib1g-dev; do
-		want="$want $p=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || echo missing)"
+		v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) ||
+			{ echo "vm: $p is not installed on the host (runners/vm/deps.sh)" >&2; return 2; }
+		want="$want $p=$v"
 	done
 	if [ "$(cat "$dir/.versions" 2>/dev/null)" != "$want" ]; then
-		mkdir -p "$debs"
-		case $darch in i386 | armhf) "$here/apt.sh" add-arch "$darch" || return 2 ;; esac
+		case $darch in amd64 | arm64) ;; *) "$here/apt.sh" add-arch "$darch" || return 2 ;; esac
 		"$here/apt.sh" update || return 2
-		for pv in $want; do
-			p=${pv%%=*} v=${pv#*=}
-			[ "$v" != missing ] || { echo "vm: $p is not installed on the host (runners/vm/deps.sh)" >&2; return 2; }
-			ls "$debs/${p}_${v//:/%3a}_$darch.deb" >/dev/null 2>&1 ||
-				"$here/apt.sh" download "$debs" "$p:$darch=$v" >/dev/null ||
-				{ echo "vm: cannot download $p:$darch $v" >&2; return 2; }
+		for p in $want; do
+			list="$list $("$here/apt.sh" userland "$debs" "${p%%=*}" "$darch" "${p#*=}")" || return 2
 		done
 		rm -rf "$dir" && mkdir -p "$dir"
-		for pv in $want; do
-			p=${pv%%=*} v=${pv#*=}
-			dpkg -x "$debs/${p}_${v//:/%3a}_$darch.deb" "$dir"
-		done
+		for p in $list; do dpkg -x "$p" "$dir"; done
 		echo "$want" >"$dir/.versions"
 	fi
 	(cd "$dir" && pwd)
@@ -75,13 +79,22 @@ sysroot() {
 
 # A cross build: Debian's cross compiler for TRIPLET, the sysroot of DARCH.
 cross() {
-	local darch=$1 triplet=$2 root
+	local darch=$1 triplet=$2 root libdir
 	root=$(sysroot "$darch") || exit 2
 	command -v "$triplet-gcc" >/dev/null || { echo "vm: $triplet-gcc missing (runners/vm/deps.sh)" >&2; exit 2; }
 	mk=(make --no-print-directory -j"$jobs" B="$b" STATIC=1 CC="$triplet-gcc" AR="$triplet-ar")
 	export CFLAGS="${VM_CFLAGS:--O2} -I$root/usr/include"
 	# The multiarch directory: i386-linux-gnu for the i686-linux-gnu compiler.
-	export LDFLAGS="-L$root/usr/lib/$(dpkg-architecture -a"$darch" -qDEB_HOST_MULTIARCH 2>/dev/null)"
+	libdir=$root/usr/lib/$(dpkg-architecture -a"$darch" -qDEB_HOST_MULTIARCH 2>/dev/null)
+	export LDFLAGS="-L$libdir"
+	# A libcap from a newer release than the cross glibc (riscv64) calls
+	# C23's strto* entry points, which that glibc lacks: supply them.
+	# (grep -c, not -q: pipefail would see nm killed by SIGPIPE)
+	if [ "$("$triplet-nm" "$libdir/libcap.a" 2>/dev/null | grep -c ' U __isoc23_')" != 0 ] &&
+		[ "$("$triplet-nm" "$("$triplet-gcc" -print-file-name=libc.a)" 2>/dev/null | grep -c ' T __isoc23_strtoul$')" = 0 ]; then
+		"$triplet-gcc" ${VM_CFLAGS:--O2} -c "$here/isoc23.c" -o "$vm/$arch/isoc23.o" || exit 2
+		LDFLAGS="$LDFLAGS $(cd "$vm/$arch" && pwd)/isoc23.o"
+	fi
 }
 
 case $arch in
@@ -103,8 +116,12 @@ armhf)
 	# first instruction, where an execute breakpoint or a uprobe goes.
 	CFLAGS="$CFLAGS -marm"
 	;;
+riscv64 | s390x)	# opt-in guests: their compilers on first use
+	"$here/../../scripts/apt-install.sh" -p vm "gcc-$arch-linux-gnu" "libc6-dev-$arch-cross" || exit 2
+	cross "$arch" "$arch-linux-gnu"
+	;;
 *)
-	echo "vm: unknown arch $arch (x86_64, arm64, i386 or armhf)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64, i386, armhf, riscv64 or s390x)" >&2
 	exit 2
 	;;
 esac

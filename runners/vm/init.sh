@@ -92,6 +92,21 @@ echo "# perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) PMUs: $(
 dmesg | grep -iE 'started at EL|VHE|hw perfevents|Performance Events' | sed 's/^\[[ 0-9.]*\] */# dmesg: /'
 mkdir -p /pc/results /pc/record
 
+# The lib's unit tests of byte layout first (ABI tables, record parser,
+# ring reader): their TAP is framed back as unit.txt and boot.sh fails the
+# target when one fails.
+if [ -d build/unit ]; then
+	upass=0 ufail=0
+	for u in build/unit/*; do
+		echo "# unit: ${u##*/}" >>/pc/results/unit.txt
+		if "$u" </dev/null >>/pc/results/unit.txt 2>&1; then upass=$((upass + 1)); else
+			ufail=$((ufail + 1))
+			echo "# unit: ${u##*/} failed" >>/pc/results/unit.txt
+		fi
+	done
+	echo "$M unit passed=$upass failed=$ufail"
+fi
+
 if [ -x build/perfconf ]; then
 	# A variant (vhe: same arch, kernel and PMU as the plain target, other
 	# semantics) makes the runner's profile <profile>-<variant>: a baseline
@@ -132,6 +147,7 @@ else
 	[ "$fail" = 0 ] || rc=1
 fi
 
+frame unit.txt /pc/results/unit.txt
 frame ktap.txt /pc/results/ktap.txt
 frame results.txt /pc/results/results.txt
 for f in /pc/record/*.txt; do

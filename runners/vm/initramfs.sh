@@ -3,7 +3,7 @@
 # Pack the guest's root filesystem for an arch: busybox-static, the static
 # runner and test binaries (stripped), the baselines and runners/vm/init.sh
 # as /init, laid out like the repository so the runner finds its defaults:
-#   /pc/build/perfconf  /pc/build/tests/<area>/<binary>
+#   /pc/build/perfconf  /pc/build/tests/<area>/<binary>  /pc/build/unit/<unit test>
 #   /pc/expected/*.txt  /pc/runners/timeouts.conf
 # VM_EXPECTED (default expected/) is where the baselines come from.
 # The archive is an uncompressed newc cpio (decompressing under TCG costs
@@ -13,11 +13,11 @@
 # /init gives a root shell on the console (MODE=shell in /pc/target) and
 # whose empty /opt/perfconf is where the lab puts the dist tarball.
 #
-#   runners/vm/initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-
+#   runners/vm/initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x BUILD_DIR|-
 # Prints the archive's path: build/vm/<arch>/initramfs.cpio (shell.cpio for -)
 set -euo pipefail
 
-arch=${1:?usage: initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-}
+arch=${1:?usage: initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x BUILD_DIR|-}
 b=${2:?usage: initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
@@ -31,26 +31,28 @@ x86_64 | i386)	# i386: the 32-bit suite for an x86_64 kernel, with its busybox
 	strip=strip
 	busybox=/bin/busybox
 	;;
-arm64 | armhf)	# armhf: the 32-bit suite for an arm64 kernel, with its busybox
-	strip=aarch64-linux-gnu-strip
-	[ "$arch" = armhf ] && strip=arm-linux-gnueabihf-strip
-	# busybox-static for arm64, at the host's version, unpacked once.
+arm64 | armhf | riscv64 | s390x)	# armhf: the 32-bit suite for an arm64 kernel, with its busybox
+	bbarch=$arch strip=$arch-linux-gnu-strip
+	case $arch in
+	arm64) strip=aarch64-linux-gnu-strip ;;
+	armhf) bbarch=arm64 strip=arm-linux-gnueabihf-strip ;;
+	esac
+	# busybox-static for the guest, at the host's version (or the oldest
+	# release's that has the arch: apt.sh userland), unpacked once.
 	v=$(dpkg-query -W -f='${Version}' busybox-static 2>/dev/null) ||
 		{ echo "vm: busybox-static is not installed on the host (runners/vm/deps.sh)" >&2; exit 2; }
-	bbdir=$vm/arm64/busybox
+	bbdir=$vm/$bbarch/busybox
 	if [ "$(cat "$bbdir/.version" 2>/dev/null)" != "$v" ]; then
-		debs=$cache/userland/arm64
-		deb="$debs/busybox-static_${v//:/%3a}_arm64.deb"
-		[ -s "$deb" ] || "$here/apt.sh" download "$debs" "busybox-static:arm64=$v" >/dev/null ||
-			{ echo "vm: cannot download busybox-static:arm64 $v" >&2; exit 2; }
+		deb=$("$here/apt.sh" userland "$cache/userland/$bbarch" busybox-static "$bbarch" "$v") || exit 2
 		rm -rf "$bbdir" && mkdir -p "$bbdir"
 		dpkg -x "$deb" "$bbdir"
 		echo "$v" >"$bbdir/.version"
 	fi
 	busybox=$bbdir/bin/busybox
+	[ -e "$busybox" ] || busybox=$bbdir/usr/bin/busybox	# trixie's merged /usr
 	;;
 *)
-	echo "vm: unknown arch $arch (x86_64, arm64, i386 or armhf)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64, i386, armhf, riscv64 or s390x)" >&2
 	exit 2
 	;;
 esac
@@ -75,6 +77,12 @@ else
 		n=$((n + 1))
 	done < <(find "$b/tests" -type f -perm -u+x | sort)
 	[ "$n" -gt 0 ] || { echo "vm: no test binaries under $b/tests" >&2; exit 2; }
+	# The unit tests that the guest runs first (build-static.sh builds them).
+	for f in "$b"/lib/tests/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		mkdir -p "$root/pc/build/unit"
+		"$strip" -o "$root/pc/build/unit/${f##*/}" "$f"
+	done
 	if [ -x "$b/perfconf" ] && [ ! -e "$b/.runner-failed" ]; then
 		"$strip" -o "$root/pc/build/perfconf" "$b/perfconf"
 	fi

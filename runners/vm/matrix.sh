@@ -11,7 +11,9 @@
 # arm64-<M.m>-16k (the guest's runner gets --variant <flavour>: a profile
 # and baseline of their own, never the plain kernel's); and the 32-bit
 # suite on a 64-bit kernel, x86_64-<M.m>-i386 and arm64-<M.m>-armhf (the
-# compat ABI: such a runner is variant i386 or armhf by itself).
+# compat ABI: such a runner is variant i386 or armhf by itself); other
+# arches, riscv64-<M.m> (qemu's virt machine, its SBI PMU) and s390x-<M.m>
+# (big-endian; software events).
 # Default: x86_64 and arm64 on 5.10, 6.1, 6.12 and 7.2, plus arm64-vhe.
 #
 # Steps: install what is missing (runners/vm/deps.sh); resolve and download
@@ -88,6 +90,7 @@ parse() {
 	arm64-vhe) echo "arm64 $vhe_line" ;;
 	arm64-vhe-[0-9]*.[0-9]*) echo "arm64 ${1#arm64-vhe-}" ;;
 	*)
+		[[ $1 =~ ^(riscv64|s390x)-([0-9]+\.[0-9]+)$ ]] && { echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"; return; }
 		[[ $1 =~ ^(x86_64|arm64)-([0-9]+\.[0-9]+)(-(rt|cloud|16k|i386|armhf))?$ ]] || return 1
 		[ "${BASH_REMATCH[4]}" != 16k ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
 		[ "${BASH_REMATCH[4]}" != armhf ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
@@ -97,7 +100,7 @@ parse() {
 	esac
 }
 for t in $targets; do
-	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386, arm64-M.m-armhf)" >&2; exit 2; }
+	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386, arm64-M.m-armhf, riscv64-M.m, s390x-M.m)" >&2; exit 2; }
 done
 
 "$here/deps.sh" || exit 2
@@ -144,7 +147,7 @@ for t in $targets; do
 	read -r arch line flavour < <(parse "$t")
 	want[$(userland "$arch" "$flavour")]=1
 done
-for arch in x86_64 arm64 i386 armhf; do
+for arch in x86_64 arm64 i386 armhf riscv64 s390x; do
 	[ -n "${want[$arch]:-}" ] || continue
 	t0=$(date +%s.%N)
 	b=$("$here/build-static.sh" "$arch") || exit 2

@@ -9,7 +9,7 @@
 #   package   "<package> <version> <suite>"
 #   config    its .config, when the package ships one
 #
-#   runners/vm/resolve-kernel.sh x86_64|arm64 MAJOR.MINOR [FLAVOUR]
+#   runners/vm/resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]
 #
 # The newest version wins, whatever the suite; for the same version a
 # linux-binary-* package (sid's split: vmlinuz without modules) is preferred
@@ -25,8 +25,8 @@
 # the list refresh policy.
 set -euo pipefail
 
-arch=${1:?usage: resolve-kernel.sh x86_64|arm64 MAJOR.MINOR [FLAVOUR]}
-line=${2:?usage: resolve-kernel.sh x86_64|arm64 MAJOR.MINOR [FLAVOUR]}
+arch=${1:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]}
+line=${2:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]}
 flavour=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
@@ -35,7 +35,8 @@ cache=${VM_CACHE:-$vm/cache}
 case $arch in
 x86_64 | amd64) arch=x86_64 flav=amd64 ;;
 arm64 | aarch64) arch=arm64 flav=arm64 ;;
-*) echo "vm: unknown arch $arch (x86_64 or arm64)" >&2; exit 2 ;;
+riscv64 | s390x) flav=$arch ;;	# opt-in guests: their lists once asked for
+*) echo "vm: unknown arch $arch (x86_64, arm64, riscv64 or s390x)" >&2; exit 2 ;;
 esac
 case $line in
 [0-9]*.[0-9]*) ;;
@@ -47,6 +48,7 @@ case $flavour in
 *) echo "vm: unknown flavour \"$flavour\" (rt, cloud, 16k)" >&2; exit 2 ;;
 esac
 
+case $arch in riscv64 | s390x) "$here/apt.sh" add-arch "$arch" ;; esac
 "$here/apt.sh" update
 
 # Candidates, best first: "suite package version size".
@@ -113,14 +115,15 @@ while read -r suite pkg ver size; do
 		[ -s "$deb" ] || continue
 		dpkg-deb --fsys-tarfile "$deb" |
 			tar -x -C "$tmp/x" --wildcards --no-wildcards-match-slash \
-				'./boot/vmlinuz-*' './boot/config-*' \
+				'./boot/vmlinuz-*' './boot/vmlinux-*' './boot/config-*' \
 				'./usr/lib/modules/*/vmlinuz' './usr/lib/modules/*/config' 2>/dev/null || true
 	done
-	# Before sid's split: /boot/vmlinuz-<release>; after: /usr/lib/modules/<release>/vmlinuz.
-	vmlinuz=$(ls "$tmp"/x/boot/vmlinuz-* "$tmp"/x/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1 || true)
+	# Before sid's split: /boot/vmlinuz-<release> (riscv64: vmlinux-<release>,
+	# a flat Image); after: /usr/lib/modules/<release>/vmlinuz.
+	vmlinuz=$(ls "$tmp"/x/boot/vmlinu[zx]-* "$tmp"/x/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1 || true)
 	[ -n "$vmlinuz" ] || { echo "vm: no vmlinuz in ${debs[*]}" >&2; exit 2; }
 	case $vmlinuz in
-	*/boot/vmlinuz-*) release=${vmlinuz##*/vmlinuz-} ;;
+	*/boot/vmlinu[zx]-*) release=${vmlinuz##*/vmlinu[zx]-} ;;
 	*) release=${vmlinuz%/vmlinuz}; release=${release##*/} ;;
 	esac
 	mv "$vmlinuz" "$tmp/vmlinuz"
