@@ -102,13 +102,13 @@ const char *pc_hw_cache_result_name(unsigned int result);
 
 /*
  * The exact loop. PC_HW_LOOP_INSNS instructions per iteration (aarch64:
- * subs + b.ne; x86_64: dec + jnz), PC_HW_LOOP_OVERHEAD instructions
+ * subs + b.ne; ARM state: subs + bne; x86_64: dec + jnz), PC_HW_LOOP_OVERHEAD instructions
  * between the enabling call's return and the loop (moves that set up the
  * disabling call).
  */
 #define PC_HW_LOOP_INSNS	2
 #define PC_HW_LOOP_OVERHEAD	5
-/* Whether this architecture has the loop (aarch64, x86_64). */
+/* Whether this architecture has the loop (aarch64, ARM state, x86_64). */
 bool pc_hw_loop_available(void);
 
 /* One system call: number and its first three arguments. */
