@@ -31,8 +31,8 @@
  * Measured under qemu-system-aarch64 7.2 -M virt -cpu max,pauth-impdef=on
  * -icount shift=0 on Debian 5.10, 6.1, 6.12 and 7.2 kernels, with and
  * without VHE: a user-only instructions event counts 2n + 6 (n = 1, 1000,
- * 100000), every run; single-stepping the loop counts 2n + 5 on aarch64
- * and x86_64.
+ * 100000), every run, from AArch64 and from AArch32 (an armhf build, 6.12);
+ * single-stepping the loop counts 2n + 5 on aarch64, ARM state and x86_64.
  *
  * Two things to know when measuring with it:
  *  - group members opened enabled follow the leader: enable and disable
