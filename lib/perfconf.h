@@ -198,15 +198,35 @@
 } while (0)
 
 /*
- * A uprobe counter on func, a noinline function of this test, into *attr
- * (pc_attr_uprobe_on); SKIP where there is no uprobe PMU.
+ * For a case whose subject is a uprobe on this task's code: SKIP where the
+ * kernel cannot probe it by design (pc_kernel_uprobes_task).
  */
-#define UPROBE_ATTR(attr, func) UPROBE_ATTR_WITH_(pc_attr_uprobe_on, attr, func)
+#define REQUIRE_UPROBES_ON_TASK() do { \
+	if (!pc_kernel_uprobes_task()) \
+		SKIP(return, "an AArch32 task on arm64: the kernel does not uprobe AArch32 code " \
+		     "(arch_uprobe_analyze_insn: EOPNOTSUPP)"); \
+} while (0)
+
+/*
+ * A uprobe counter on func, a noinline function of this test, into *attr
+ * (pc_attr_uprobe_on), for a case whose subject is the uprobe; SKIP where
+ * there is no uprobe PMU, or none for this task (REQUIRE_UPROBES_ON_TASK).
+ */
+#define UPROBE_ATTR(attr, func) do { \
+	REQUIRE_UPROBES_ON_TASK(); \
+	UPROBE_ATTR_WITH_(pc_attr_uprobe_on, attr, func); \
+} while (0)
 #define UPROBE_ATTR_WITH_(builder, attr, func) do { \
 	int e_ = builder(attr, (const void *)(func)); \
 	if (e_ == -ENOENT) \
 		SKIP(return, "no uprobe PMU on this kernel"); \
 	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
+	CALLS_INSTRUMENT_(attr); \
+} while (0)
+/* pc_attr_calls counts with a breakpoint where uprobes cannot: that instrument must work. */
+#define CALLS_INSTRUMENT_(attr) do { \
+	if ((attr)->type == PERF_TYPE_BREAKPOINT) \
+		REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS); \
 } while (0)
 
 /*
@@ -228,7 +248,8 @@
  * A counter of every call of func, a noinline function of this test, into
  * *attr (pc_attr_calls): for a case whose subject is something else, the
  * uprobe this binary keeps (PERFCONF_KEEP_CALLS), else a uprobe PMU event;
- * SKIP where there is neither.
+ * SKIP where there is neither. Where uprobes cannot probe this task, an
+ * execute breakpoint: blocked where breakpoints do not count.
  */
 #define CALLS_ATTR(attr, func) UPROBE_ATTR_WITH_(pc_attr_calls, attr, func)
 

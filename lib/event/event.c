@@ -339,6 +339,8 @@ int pc_calls_keep(const void *func)
 
 	if (kept_calls_owner && kept_calls_owner != getpid())
 		return -EPERM;		/* kept by the parent: a child adds none */
+	if (!pc_kernel_uprobes_task())
+		return -EOPNOTSUPP;	/* pc_attr_calls counts with a breakpoint */
 	if (nkept_calls == sizeof(kept_calls) / sizeof(kept_calls[0]))
 		return -ENOSPC;
 	err = file_offset_of(func, path, sizeof(path), &offset);
@@ -379,6 +381,11 @@ int pc_calls_keep(const void *func)
 
 int pc_attr_calls(struct perfconf_attr *out, const void *func)
 {
+	if (!pc_kernel_uprobes_task()) {
+		*out = pc_attr_breakpoint(HW_BREAKPOINT_X, func, 0);
+		out->exclude_kernel = out->exclude_hv = 1;	/* opens for every identity */
+		return 0;
+	}
 	for (size_t i = 0; i < nkept_calls; i++) {
 		if (kept_calls[i].func == func) {
 			pc_depends("pmu.uprobe");	/* the same fact as the PMU's */

@@ -159,7 +159,11 @@ int pc_attr_uprobe_on(struct perfconf_attr *out, const void *func);
  * whichever task makes it (0 = disabled): that kept event
  * (PERF_TYPE_TRACEPOINT) where this process kept one, else the uprobe PMU
  * (pc_attr_uprobe_on). Both are the kernel's uprobe tracing event, counted
- * and sampled alike. 0 or -errno as pc_attr_uprobe_on.
+ * and sampled alike. Where uprobes cannot probe this task's code
+ * (pc_kernel_uprobes_task), a user-only execute breakpoint on func
+ * (PERF_TYPE_BREAKPOINT): it counts and samples each call as exactly, in
+ * the tasks it follows, and CALLS_ATTR then needs the breakpoints
+ * instrument. 0 or -errno as pc_attr_uprobe_on.
  *
  * pc_calls_remove_dead(): removes the events that processes now dead left
  * in tracefs (a binary killed before its exit ran). Mounts tracefs in a

@@ -176,6 +176,46 @@ long pc_hw_loop_between(const struct pc_hw_call *on, const struct pc_hw_call *of
 	return x10;
 }
 #define HAVE_LOOP 1
+#elif defined(__arm__) && !defined(__thumb__)
+/* ARM state (AArch32 EL0 on arm64): the same loop, svc with r7 the number. */
+__attribute__((noinline, noclone))
+long pc_hw_loop_between(const struct pc_hw_call *on, const struct pc_hw_call *off, unsigned long n)
+{
+	register long r0 __asm__("r0") = on->a0;
+	register long r1 __asm__("r1") = on->a1;
+	register long r2 __asm__("r2") = on->a2;
+	register unsigned long r3 __asm__("r3") = n;
+	register long r4 __asm__("r4");
+	register long r5 __asm__("r5") = off->a0;
+	register long r6 __asm__("r6") = off->a1;
+	register long r7 __asm__("r7") = on->nr;
+	register long r8 __asm__("r8") = off->a2;
+	register long r9 __asm__("r9") = off->nr;
+
+	if (!n)
+		return -EINVAL;
+	__asm__ volatile(
+		"	svc	#0\n"
+		"	.globl	pc_hw_loop_begin_\n"
+		"pc_hw_loop_begin_:\n"
+		"	mov	r4, r0\n"
+		"	mov	r0, r5\n"
+		"	mov	r1, r6\n"
+		"	mov	r2, r8\n"
+		"	mov	r7, r9\n"
+		"	.globl	pc_hw_loop_body_\n"
+		"pc_hw_loop_body_:\n"
+		"	subs	r3, r3, #1\n"
+		"	bne	pc_hw_loop_body_\n"
+		"	.globl	pc_hw_loop_end_\n"
+		"pc_hw_loop_end_:\n"
+		"	svc	#0\n"
+		: "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r7), "+r"(r3), "=r"(r4)
+		: "r"(r5), "r"(r6), "r"(r8), "r"(r9)
+		: "memory", "cc");
+	return r4;
+}
+#define HAVE_LOOP 1
 #elif defined(__x86_64__)
 __attribute__((noinline, noclone))
 long pc_hw_loop_between(const struct pc_hw_call *on, const struct pc_hw_call *off, unsigned long n)
@@ -287,6 +327,13 @@ static int get_pc(pid_t pid, uintptr_t *pc)
 		return -errno;
 	*pc = regs.rip;
 	return 0;
+#elif defined(__arm__)
+	struct user_regs regs;
+
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs))
+		return -errno;
+	*pc = regs.uregs[15];
+	return 0;
 #else
 	(void)pid, (void)pc;
 	return -ENOSYS;
@@ -372,7 +419,7 @@ out:
 
 bool pc_hw_arm64_software_model(void)
 {
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__arm__)	/* no such file under an arm kernel */
 	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
 	unsigned long long midr;
 	int got;
@@ -395,7 +442,7 @@ int pc_hw_arm64_kernel_el(const char **why)
 	if (el < 0) {
 		el = 0;
 		decided = "not arm64";
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__arm__)	/* an armhf build may run on arm64 */
 		static const struct {
 			const char *text;
 			int el;

@@ -31,8 +31,8 @@
  * Measured under qemu-system-aarch64 7.2 -M virt -cpu max,pauth-impdef=on
  * -icount shift=0 on Debian 5.10, 6.1, 6.12 and 7.2 kernels, with and
  * without VHE: a user-only instructions event counts 2n + 6 (n = 1, 1000,
- * 100000), every run; single-stepping the loop counts 2n + 5 on aarch64
- * and x86_64.
+ * 100000), every run, from AArch64 and from AArch32 (an armhf build, 6.12);
+ * single-stepping the loop counts 2n + 5 on aarch64, ARM state and x86_64.
  *
  * Two things to know when measuring with it:
  *  - group members opened enabled follow the leader: enable and disable
@@ -102,13 +102,13 @@ const char *pc_hw_cache_result_name(unsigned int result);
 
 /*
  * The exact loop. PC_HW_LOOP_INSNS instructions per iteration (aarch64:
- * subs + b.ne; x86_64: dec + jnz), PC_HW_LOOP_OVERHEAD instructions
+ * subs + b.ne; ARM state: subs + bne; x86_64: dec + jnz), PC_HW_LOOP_OVERHEAD instructions
  * between the enabling call's return and the loop (moves that set up the
  * disabling call).
  */
 #define PC_HW_LOOP_INSNS	2
 #define PC_HW_LOOP_OVERHEAD	5
-/* Whether this architecture has the loop (aarch64, x86_64). */
+/* Whether this architecture has the loop (aarch64, ARM state, x86_64). */
 bool pc_hw_loop_available(void);
 
 /* One system call: number and its first three arguments. */

@@ -38,6 +38,15 @@ bool pc_kernel_compat(void)
 	return sizeof(long) < pc_kernel()->long_bytes;
 }
 
+bool pc_kernel_uprobes_task(void)
+{
+#if defined(__arm__)
+	return !pc_kernel_compat();
+#else
+	return true;
+#endif
+}
+
 /* The kernel config as one text blob, loaded once. */
 static const char *config_text(void)
 {

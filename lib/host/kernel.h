@@ -22,6 +22,12 @@ struct pc_kernel {
 const struct pc_kernel *pc_kernel(void);
 /* This is a 32-bit build on a 64-bit kernel: its compat ABI. */
 bool pc_kernel_compat(void);
+/*
+ * Whether the kernel can put a uprobe on this task's code: not where this
+ * is an AArch32 task on arm64, whose code arch_uprobe_analyze_insn()
+ * refuses (EOPNOTSUPP at the open; arm's own 32-bit kernel probes it).
+ */
+bool pc_kernel_uprobes_task(void);
 
 /*
  * Kernel config lookup in /proc/config.gz (or /boot/config-$(uname -r)).

@@ -156,14 +156,17 @@ size_t pc_field_events(struct pc_field_event *out, size_t max)
 	struct pc_field_event all[PC_FIELD_EVENTS_MAX];
 	size_t n = 0, written = 0;
 
-	all[n++] = (struct pc_field_event){ "software", pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK) };
+	all[n++] = (struct pc_field_event){ "software", pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK), true };
 	if (pc_pmu_exists("breakpoint"))
 		all[n++] = (struct pc_field_event){ "breakpoint",
-						  pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched)) };
+						  pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched)),
+						  true };
 	all[n].kind = "tracepoint";
+	all[n].opens = true;
 	if (pc_attr_tracepoint(&all[n].attr, "syscalls", "sys_enter_getppid") == 0)
 		n++;
 	all[n].kind = "uprobe";
+	all[n].opens = pc_kernel_uprobes_task();
 	if (pc_attr_uprobe(&all[n].attr, (const void *)pc_work_target, uprobe_path, sizeof(uprobe_path)) == 0)
 		n++;
 	for (; written < n && written < max; written++)

@@ -11,6 +11,7 @@
 
 #include "abi/abi.h"
 #include "event/event.h"
+#include "host/kernel.h"
 #include "work/sigtrap.h"
 
 /*
@@ -53,16 +54,18 @@ static int watched[PC_SIGTRAP_FDS];
 static volatile unsigned int nwatched;
 static volatile int disarmed, limited;
 
-#ifdef __aarch64__
-#define DISARMS 1
-#else
-#define DISARMS 0
-#endif
-
+/* Whether an arm64 kernel handles this task's breakpoints: an arm64 build, or an armhf one on its compat ABI. */
 int pc_sigtrap_disarms(void)
 {
-	return DISARMS;
+#if defined(__aarch64__)
+	return 1;
+#elif defined(__arm__)
+	return pc_kernel_compat();
+#else
+	return 0;
+#endif
 }
+static volatile int disarms;	/* pc_sigtrap_disarms(), set before the handler runs */
 
 static void disable_watched(void)
 {
@@ -86,7 +89,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *uc)
 	if (n + 1 >= PC_SIGTRAP_LIMIT) {
 		limited = 1;
 		disable_watched();
-	} else if (DISARMS && t.code == PC_TRAP_PERF && t.perf_type == PERF_TYPE_BREAKPOINT) {
+	} else if (disarms && t.code == PC_TRAP_PERF && t.perf_type == PERF_TYPE_BREAKPOINT) {
 		disarmed = 1;
 		disable_watched();
 	}
@@ -125,6 +128,7 @@ int pc_sigtrap_catch(void)
 	if (sigaction(SIGTRAP, &sa, installed ? NULL : &previous))
 		return -errno;
 	installed = 1;
+	disarms = pc_sigtrap_disarms();
 	/*
 	 * Run the handler once now: the page faults of its first run (code,
 	 * stack) must not land in a test that samples page faults.

@@ -90,7 +90,7 @@ void pc_sigtrap_release(void);
 void pc_sigtrap_watch(int fd);
 /* Enable again the events the handler disarmed (not after the limit). 0 or -errno. */
 int pc_sigtrap_rearm(void);
-/* 1 where the handler disarms breakpoint events (arm64), else 0. */
+/* 1 where the handler disarms breakpoint events (an arm64 kernel, also under an armhf build), else 0. */
 int pc_sigtrap_disarms(void);
 
 /* The release that brought sigtrap, from the ABI table (lib/abi/abi.h): PC_KVER(5, 13). */
@@ -113,9 +113,13 @@ struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile 
 
 /*
  * In a test (perfconf.h brings the harness): that uprobe into
- * *attr, or SKIP where there is no uprobe PMU.
+ * *attr, or SKIP where there is no uprobe PMU; blocked where the kernel
+ * cannot uprobe this task (pc_kernel_uprobes_task).
  */
 #define SIGTRAP_UPROBE(attr, func, period) do { \
+	if (!pc_kernel_uprobes_task()) \
+		BLOCKED("an AArch32 task on arm64: the kernel does not uprobe its code (EOPNOTSUPP), and a " \
+			"breakpoint, which counts its calls instead, traps again after its SIGTRAP there"); \
 	int uerr_ = pc_sigtrap_uprobe(attr, (const void *)(func), period); \
 	if (uerr_) \
 		SKIP_IF_UNSUPPORTED(-uerr_, "a uprobe"); \

@@ -8,8 +8,10 @@
  *
  * The child runs in steps (lib/work/child.h): it works, stops so the event
  * can be read, then execs this binary as a helper that does named work.
- * Exact counts come from a uprobe on a noinline function of this binary:
- * it is found by file offset, so the helper's calls hit it as well (a
+ * Exact counts come from a uprobe on a noinline function of this binary
+ * (an execute breakpoint where the kernel cannot uprobe this task, at the
+ * same address in the helper: pc_attr_calls): it is found by file offset,
+ * so the helper's calls hit it as well (a
  * uprobe costs tens of milliseconds to set up and tear down, so only two
  * cases use one). Page faults, a software event that is always here, give
  * exact zeros and lower bounds.
@@ -39,7 +41,7 @@ TEST_F(child, counts_from_exec_on)
 {
 	struct perfconf_attr attr;
 
-	UPROBE_ATTR(&attr, pc_work_target);
+	CALLS_ATTR(&attr, pc_work_target);
 	attr.enable_on_exec = 1;
 	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fd);

@@ -77,6 +77,7 @@ TEST(uprobe)
 
 	if (err == -ENOENT)
 		SKIP(return, "no uprobe PMU");
+	REQUIRE_UPROBES_ON_TASK();
 	ASSERT_EQ(0, err);
 	levels(_metadata, attr, 0);
 }

@@ -58,6 +58,7 @@ TEST(the_offset_selects_the_function)
 {
 	struct uprobe a, b;
 
+	REQUIRE_UPROBES_ON_TASK();
 	UPROBE_ON(&a, first);
 	UPROBE_ON(&b, second);
 	ASSERT_STREQ(a.path, b.path);

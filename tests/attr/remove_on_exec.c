@@ -94,6 +94,7 @@ TEST_F(child, uprobe_counts_up_to_the_exec)
 	int kept, removed;
 	int err = pc_attr_uprobe(&attr, pc_work_target, self->path, sizeof(self->path));
 
+	REQUIRE_UPROBES_ON_TASK();
 	if (err)
 		SKIP_IF_UNSUPPORTED(-err, "a uprobe");
 	ASSERT_EQ(0, err);

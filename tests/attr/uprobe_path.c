@@ -63,6 +63,7 @@ TEST(counts_each_call)
 {
 	struct uprobe u;
 
+	REQUIRE_UPROBES_ON_TASK();
 	UPROBE_ON_PROBE(&u);
 	EXPECT_EQ(N, calls_counted(&u.attr)) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 }
@@ -73,6 +74,7 @@ TEST(retprobe_counts_each_return)
 	struct pc_pmu_format retprobe;
 	struct uprobe u;
 
+	REQUIRE_UPROBES_ON_TASK();
 	UPROBE_ON_PROBE(&u);
 	ASSERT_EQ(0, pc_pmu_format("uprobe", "retprobe", &retprobe));
 	ASSERT_EQ(0, retprobe.word) TH_LOG("retprobe is documented in config");
@@ -165,6 +167,7 @@ TEST(unprivileged_is_eacces)
 
 TEST(sys_admin_counts_each_call)
 {
+	REQUIRE_UPROBES_ON_TASK();
 	user_mode_uprobe_as(_metadata, "sys_admin", 0);
 }
 

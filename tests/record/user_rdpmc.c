@@ -3,7 +3,8 @@
  * Reading a counter from user space: where cap_user_rdpmc is set and the
  * page's index is not 0, the event sits in hardware counter index - 1 and
  * a task may read it itself (x86: rdpmc; arm64: the PMU's event counter
- * registers, or the cycle counter for index 32); the value, sign-extended
+ * registers, or the cycle counter for index 32, through cp15 from an
+ * AArch32 task); the value, sign-extended
  * from pmc_width bits, plus the page's offset is the event's count. An
  * index of 0 means no counter can be read this way: read() the fd. The
  * reading is done inside the page's seqlock (lock before and after).
@@ -47,6 +48,12 @@
 PERFCONF_META("exclusive");
 
 #define USER_ACCESS_SYSCTL "kernel/perf_user_access"
+/* arm64's user access: an armhf build has it too, on arm64's compat ABI. */
+#if defined(__aarch64__) || defined(__arm__)
+#define ARM64_ACCESS 1
+#else
+#define ARM64_ACCESS 0
+#endif
 /* User instructions between a reading and read()'s system call: the rest of the seqlock loop and the libc wrapper. */
 #define READ_SLACK 2000
 
@@ -85,6 +92,30 @@ static uint64_t read_hw_counter(uint32_t counter)
 static void __attribute__((__noinline__)) spin(unsigned long n)
 {
 	asm volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+}
+#elif defined(__arm__) && !defined(__thumb__)
+/*
+ * AArch32 (an armhf build on arm64): the same counters through cp15, the
+ * low 32 bits (enough: only a "long" event is wider): PMSELR selects an
+ * event counter for PMXEVCNTR; PMCCNTR is the cycle counter.
+ * PMUSERENR_EL0 grants EL0 both states' accesses alike.
+ */
+#define HAVE_USER_COUNTER 1
+static uint64_t read_hw_counter(uint32_t counter)
+{
+	uint32_t v;
+
+	if (counter == 31)
+		asm volatile("mrc p15, 0, %0, c9, c13, 0" : "=r"(v));
+	else
+		asm volatile("mcr p15, 0, %1, c9, c12, 5\n\tisb\n\tmrc p15, 0, %0, c9, c13, 2"
+			     : "=r"(v) : "r"(counter));
+	return v;
+}
+
+static void __attribute__((__noinline__)) spin(unsigned long n)
+{
+	asm volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
 }
 #elif defined(__x86_64__) || defined(__i386__)
 #define HAVE_USER_COUNTER 1
@@ -145,7 +176,7 @@ static void __attribute__((__noinline__)) user_read(const struct perf_event_mmap
 	}
 }
 
-#if defined(__aarch64__)
+#if ARM64_ACCESS
 static sigjmp_buf trap_jmp;
 
 static void on_sigill(int sig)
@@ -266,7 +297,7 @@ FIXTURE_SETUP(user_access)
 	if (!HAVE_USER_COUNTER)
 		SKIP(return, "no user counter read known for %s", pc_kernel()->arch);
 	REQUIRE_HW_PMU();
-#if defined(__aarch64__)
+#if ARM64_ACCESS
 	REQUIRE_USER_ACCESS(1);
 #endif
 }
@@ -274,7 +305,7 @@ FIXTURE_SETUP(user_access)
 /* The case runs in a child of its own: its fd and ring go with it; the sysctl is restored here. */
 FIXTURE_TEARDOWN_PARENT(user_access)
 {
-#if defined(__aarch64__)
+#if ARM64_ACCESS
 	pc_sysctl_restore(USER_ACCESS_SYSCTL);
 #endif
 }
@@ -331,7 +362,7 @@ TEST_F(user_access, user_reading_agrees_with_read)
 
 	ASSERT_EQ(1, r.cap);
 	ASSERT_NE(0, r.index) TH_LOG("no counter index while the event runs");
-#if defined(__aarch64__)
+#if ARM64_ACCESS
 	{
 		ASSERT_EQ(0, pc_enable(self->fd));
 		EXPECT_EQ(0, el0_read_traps()) TH_LOG("user access is on, yet the counter read traps");
@@ -406,14 +437,14 @@ FIXTURE(access_off) {};
 FIXTURE_SETUP(access_off) {}
 FIXTURE_TEARDOWN_PARENT(access_off)
 {
-#if defined(__aarch64__)
+#if ARM64_ACCESS
 	pc_sysctl_restore(USER_ACCESS_SYSCTL);
 #endif
 }
 
 TEST_F(access_off, arm64_index_is_zero_and_reads_trap)
 {
-#if !defined(__aarch64__)
+#if !ARM64_ACCESS
 	SKIP(return, "arm64's perf_user_access (this is %s)", pc_kernel()->arch);
 #else
 	struct perfconf_attr a;
@@ -455,7 +486,7 @@ TEST_F(access_off, arm64_index_is_zero_and_reads_trap)
  */
 TEST(arm64_rdpmc_term_needs_a_task)
 {
-#if !defined(__aarch64__)
+#if !ARM64_ACCESS
 	SKIP(return, "arm64's rdpmc format term (this is %s)", pc_kernel()->arch);
 #else
 	struct perfconf_attr a;

@@ -65,6 +65,16 @@ static inline uint64_t cpu_counter(void)
 	asm volatile("isb; mrs %0, cntvct_el0; isb" : "=r"(v) : : "memory");
 	return v;
 }
+#elif defined(__arm__)
+#define HAVE_COUNTER 1
+/* AArch32: the same virtual count, CNTVCT, through cp15 (arm64 lets EL0 read it from either state). */
+static inline uint64_t cpu_counter(void)
+{
+	uint64_t v;
+
+	asm volatile("isb; mrrc p15, 1, %Q0, %R0, c14; isb" : "=r"(v) : : "memory");
+	return v;
+}
 #else
 #define HAVE_COUNTER 0
 static inline uint64_t cpu_counter(void)
