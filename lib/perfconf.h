@@ -215,18 +215,23 @@
 #define UPROBE_ATTR(attr, func) do { \
 	REQUIRE_UPROBES_ON_TASK(); \
 	UPROBE_ATTR_WITH_(pc_attr_uprobe_on, attr, func); \
+	pc_instrument_note(PC_INSTR_UPROBES); \
 } while (0)
 #define UPROBE_ATTR_WITH_(builder, attr, func) do { \
 	int e_ = builder(attr, (const void *)(func)); \
 	if (e_ == -ENOENT) \
 		SKIP(return, "no uprobe PMU on this kernel"); \
 	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
-	CALLS_INSTRUMENT_(attr); \
 } while (0)
-/* pc_attr_calls counts with a breakpoint where uprobes cannot: that instrument must work. */
+/*
+ * pc_attr_calls counts with a uprobe, or a breakpoint where uprobes cannot
+ * probe this task: that instrument must work.
+ */
 #define CALLS_INSTRUMENT_(attr) do { \
 	if ((attr)->type == PERF_TYPE_BREAKPOINT) \
 		REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS); \
+	else \
+		REQUIRE_INSTRUMENT(PC_INSTR_UPROBES); \
 } while (0)
 
 /*
@@ -248,10 +253,14 @@
  * A counter of every call of func, a noinline function of this test, into
  * *attr (pc_attr_calls): for a case whose subject is something else, the
  * uprobe this binary keeps (PERFCONF_KEEP_CALLS), else a uprobe PMU event;
- * SKIP where there is neither. Where uprobes cannot probe this task, an
- * execute breakpoint: blocked where breakpoints do not count.
+ * SKIP where there is neither; blocked where uprobes do not work here.
+ * Where uprobes cannot probe this task, an execute breakpoint: blocked
+ * where breakpoints do not count.
  */
-#define CALLS_ATTR(attr, func) UPROBE_ATTR_WITH_(pc_attr_calls, attr, func)
+#define CALLS_ATTR(attr, func) do { \
+	UPROBE_ATTR_WITH_(pc_attr_calls, attr, func); \
+	CALLS_INSTRUMENT_(attr); \
+} while (0)
 
 /*
  * At file scope, once per function a binary's cases count with CALLS_ATTR

@@ -292,7 +292,8 @@ static int cap_user_time_child(void *unused __attribute__((unused)))
 
 static int instruments_child(void *unused __attribute__((unused)))
 {
-	return (int)pc_instrument(PC_INSTR_BREAKPOINTS)->state * 16 +
+	return (int)pc_instrument(PC_INSTR_UPROBES)->state * 64 +
+	       (int)pc_instrument(PC_INSTR_BREAKPOINTS)->state * 16 +
 	       (int)pc_instrument(PC_INSTR_SCHED_FIFO)->state * 4 +
 	       (int)pc_instrument(PC_INSTR_SYSCALL_TRACEPOINTS)->state;
 }
@@ -460,9 +461,10 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 	strv_addf(out, "rootfs=%s", probe_rootfs());
 
 	r = in_child(instruments_child, NULL);
-	strv_addf(out, "instrument.breakpoints=%s", r >= 0 && r / 16 < 3 ? instr[r / 16] : FACT_UNKNOWN);
+	strv_addf(out, "instrument.breakpoints=%s", r >= 0 && r / 16 % 4 < 3 ? instr[r / 16 % 4] : FACT_UNKNOWN);
 	strv_addf(out, "instrument.sched_fifo=%s", r >= 0 && r / 4 % 4 < 3 ? instr[r / 4 % 4] : FACT_UNKNOWN);
 	strv_addf(out, "instrument.syscall_tracepoints=%s", r >= 0 && r % 4 < 3 ? instr[r % 4] : FACT_UNKNOWN);
+	strv_addf(out, "instrument.uprobes=%s", r >= 0 && r / 64 < 3 ? instr[r / 64] : FACT_UNKNOWN);
 
 	qsort(out->v, out->n, sizeof(*out->v), cmp_fact);
 }

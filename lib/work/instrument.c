@@ -44,6 +44,7 @@ static const char *const names[PC_INSTR_COUNT] = {
 	[PC_INSTR_BREAKPOINTS] = "breakpoints",
 	[PC_INSTR_SCHED_FIFO] = "sched_fifo",
 	[PC_INSTR_SYSCALL_TRACEPOINTS] = "syscall_tracepoints",
+	[PC_INSTR_UPROBES] = "uprobes",
 };
 
 const char *pc_instrument_name(enum pc_instrument i)
@@ -207,6 +208,64 @@ static bool probe_syscall_tracepoints(struct pc_instrument_probe *p)
 	return true;
 }
 
+/*
+ * The uprobe pc_attr_calls gives for pc_work_target (the one this binary
+ * keeps, else a uprobe PMU event), over PROBE_HITS calls in a child that
+ * opens it on itself: every call counted, and the child alive after them.
+ * Refused to this identity (uprobes want CAP_PERFMON), it keeps no
+ * verdict: false.
+ */
+static bool probe_uprobes(struct pc_instrument_probe *p)
+{
+	struct perfconf_attr attr;
+	struct { uint64_t count; int err; } seen = { 0, -EIO };
+	int fd, pipefd[2], status;
+	pid_t pid;
+
+	if (!pc_kernel_uprobes_task()) {
+		set(p, PC_INSTR_ABSENT, "the kernel does not uprobe this task's code (AArch32 on arm64)");
+		return true;
+	}
+	if (pipe(pipefd)) {
+		set(p, PC_INSTR_BROKEN, "the uprobe probe could not run (pipe: %s)", pc_errno_name(errno));
+		return true;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		seen.err = pc_attr_calls(&attr, pc_work_target);
+		fd = seen.err ? seen.err : pc_open(&attr, 0, -1, -1, 0);
+		if (fd < 0)
+			seen.err = fd;
+		else if (!(seen.err = pc_enable(fd))) {
+			pc_work_calls(PROBE_HITS);
+			pc_disable(fd);
+			seen.err = pc_read_count(fd, &seen.count);
+		}
+		_exit(write(pipefd[1], &seen, sizeof(seen)) == sizeof(seen) ? 0 : 1);
+	}
+	close(pipefd[1]);
+	if (pid < 0 || read(pipefd[0], &seen, sizeof(seen)) != sizeof(seen))
+		seen.err = -EIO;
+	close(pipefd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		set(p, PC_INSTR_BROKEN, "the uprobe probe could not run (%s)", pc_errno_name(errno));
+	} else if (WIFSIGNALED(status)) {
+		set(p, PC_INSTR_BROKEN,
+		    "a task that hits a uprobe is killed by signal %d (%s) (the root cause shows in events/uprobe_count)",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	} else if (seen.err) {
+		set(p, PC_INSTR_ABSENT, "a uprobe does not open here (%s)", pc_errno_name(-seen.err));
+		return seen.err != -EACCES && seen.err != -EPERM;
+	} else if (seen.count != PROBE_HITS) {
+		set(p, PC_INSTR_BROKEN, "a uprobe counted %llu of %d calls (the root cause shows in events/uprobe_count)",
+		    (unsigned long long)seen.count, PROBE_HITS);
+	} else {
+		set(p, PC_INSTR_WORKS, "uprobes count every call");
+	}
+	return true;
+}
+
 const struct pc_instrument_probe *pc_instrument(enum pc_instrument i)
 {
 	static struct pc_instrument_probe unknown = { PC_INSTR_ABSENT, "unknown instrument" };
@@ -228,7 +287,7 @@ const struct pc_instrument_probe *pc_instrument(enum pc_instrument i)
 		probe_breakpoints(p);
 	else if (i == PC_INSTR_SCHED_FIFO)
 		probe_sched_fifo(p);
-	else if (!probe_syscall_tracepoints(p))
+	else if (i == PC_INSTR_SYSCALL_TRACEPOINTS ? !probe_syscall_tracepoints(p) : !probe_uprobes(p))
 		return p;	/* asked again by the next case */
 	cache->done[i] = true;
 	return p;

@@ -2,10 +2,12 @@
 /*
  * Instruments: what a case measures with when its subject is something else
  * (a breakpoint as an exact counter, a SCHED_FIFO partner to force a
- * preemption, a syscall tracepoint counting getppid() calls). On some
- * machines an instrument is broken: breakpoints that open but never fire,
- * SCHED_FIFO refused to root, syscall tracepoints that never fire for a
- * 32-bit build on a 64-bit kernel (its compat syscalls are not traced). A case that needs one
+ * preemption, a syscall tracepoint counting getppid() calls, a uprobe
+ * counting a function's calls). On some machines an instrument is broken:
+ * breakpoints that open but never fire, SCHED_FIFO refused to root, syscall
+ * tracepoints that never fire for a 32-bit build on a 64-bit kernel (its
+ * compat syscalls are not traced), uprobes whose hit kills the task (s390x
+ * under qemu 7.2's TCG). A case that needs one
  * must then say it cannot test here instead of failing its own subject.
  *
  *	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);	(perfconf.h)
@@ -21,7 +23,7 @@
  * "# CAUSE <instrument>: <why>" line so the runner can name the shared
  * cause once.
  *
- * PERFCONF_BROKEN=breakpoints,sched_fifo,syscall_tracepoints (or "all") in the environment
+ * PERFCONF_BROKEN=breakpoints,sched_fifo,syscall_tracepoints,uprobes (or "all") in the environment
  * forces those probes to report broken: a developer whose breakpoints
  * fire can watch the cases go blocked.
  */
@@ -34,6 +36,7 @@ enum pc_instrument {
 	PC_INSTR_BREAKPOINTS,	/* execute and write breakpoints count their hits */
 	PC_INSTR_SCHED_FIFO,	/* this process may make a task SCHED_FIFO */
 	PC_INSTR_SYSCALL_TRACEPOINTS,	/* syscalls:sys_enter_* count this task's calls */
+	PC_INSTR_UPROBES,	/* a uprobe counts a function's calls, and the task lives on */
 	PC_INSTR_COUNT
 };
 
@@ -50,7 +53,7 @@ struct pc_instrument_probe {
 
 /* The probe's verdict, run on first use and cached for the whole binary. */
 const struct pc_instrument_probe *pc_instrument(enum pc_instrument i);
-/* "breakpoints", "sched_fifo", "syscall_tracepoints": the names PERFCONF_BROKEN and the reasons use. */
+/* "breakpoints", "sched_fifo", "syscall_tracepoints", "uprobes": the names PERFCONF_BROKEN and the reasons use. */
 const char *pc_instrument_name(enum pc_instrument i);
 /*
  * For a case whose subject is the instrument: when it is broken, print

@@ -114,7 +114,8 @@ struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile 
 /*
  * In a test (perfconf.h brings the harness): that uprobe into
  * *attr, or SKIP where there is no uprobe PMU; blocked where the kernel
- * cannot uprobe this task (pc_kernel_uprobes_task).
+ * cannot uprobe this task (pc_kernel_uprobes_task) or uprobes do not work
+ * here (PC_INSTR_UPROBES).
  */
 #define SIGTRAP_UPROBE(attr, func, period) do { \
 	if (!pc_kernel_uprobes_task()) \
@@ -124,6 +125,7 @@ struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile 
 	if (uerr_) \
 		SKIP_IF_UNSUPPORTED(-uerr_, "a uprobe"); \
 	ASSERT_EQ(0, uerr_) TH_LOG("a uprobe on " #func ": %s", pc_errno_name(-uerr_)); \
+	REQUIRE_INSTRUMENT(PC_INSTR_UPROBES); \
 } while (0)
 
 /*
