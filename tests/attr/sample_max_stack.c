@@ -20,9 +20,20 @@ PERFCONF_META("reads=perf_event_max_stack");
 
 #define DEPTH 40
 
-/* Frame pointers and real calls all the way down, so the chain can be walked. */
+/*
+ * Frame pointers and real calls all the way down, so the chain can be
+ * walked. s390's user unwinder follows the back chain instead
+ * (arch/s390/kernel/stacktrace.c, arch_stack_walk_user_common), which gcc
+ * stores only with -mbackchain: these frames keep it.
+ */
+#if defined(__s390x__)
+#define WALKABLE_ARCH_ , target("backchain")
+#else
+#define WALKABLE_ARCH_
+#endif
 #define WALKABLE __attribute__((__noinline__, __noipa__, \
-				optimize("no-omit-frame-pointer", "no-optimize-sibling-calls")))
+				optimize("no-omit-frame-pointer", "no-optimize-sibling-calls") \
+				WALKABLE_ARCH_))
 
 static WALKABLE int descend(struct pc_faults *f, int depth)
 {
