@@ -7,7 +7,8 @@
  * accepted; 0 means the sysctl's value.
  *
  * A page fault at the bottom of a recursion DEPTH frames deep (built with
- * frame pointers, so the kernel's user unwinder can walk it) is sampled
+ * frame pointers, or on s390x the back chain, so the kernel's user
+ * unwinder can walk it) is sampled
  * with the default limit and with a small one: the limited callchain is
  * the PERF_CONTEXT_USER marker and the first `sample_max_stack` addresses
  * of the full one. Two events that sample the same fault at once keep to
