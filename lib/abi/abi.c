@@ -465,6 +465,24 @@ const struct pc_abi_field *pc_abi_find(const struct pc_abi_struct *s, const char
 	return NULL;
 }
 
+unsigned int pc_abi_bits_shift(unsigned int bit, unsigned int nbits, size_t word_size)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (unsigned int)(8 * word_size) - bit - nbits;	/* allocated from the top */
+#else
+	(void)nbits;
+	(void)word_size;
+	return bit;
+#endif
+}
+
+uint64_t pc_abi_bits_mask(unsigned int bit, unsigned int nbits, size_t word_size)
+{
+	uint64_t ones = nbits >= 64 ? ~0ULL : (1ULL << nbits) - 1;
+
+	return ones << pc_abi_bits_shift(bit, nbits, word_size);
+}
+
 const struct pc_abi_record *pc_abi_record(uint32_t type)
 {
 	if (type < 1 || type > pc_abi_records_count)

@@ -83,6 +83,17 @@ extern const struct pc_abi_bit pc_abi_read_format_bits[];	/* PERF_FORMAT_* */
 extern const size_t pc_abi_read_format_bits_count;
 
 const struct pc_abi_field *pc_abi_find(const struct pc_abi_struct *s, const char *name);
+/*
+ * Where a bitfield lies in its word, by the table's declaration-order bit
+ * (pc_abi_field.bit, nbits, and the word's size in bytes): the shift of its
+ * least significant bit, and its in-word mask. The one byte-order rule of
+ * the ABI: little-endian ABIs allocate bitfields from the word's least
+ * significant bit, big-endian ones (s390x) from its most significant, so
+ * cap_user_time (bit 3 of capabilities) is 1 << 3 on x86_64 and 1 << 60
+ * on s390x. A flag word built or read by bit number goes through these.
+ */
+unsigned int pc_abi_bits_shift(unsigned int bit, unsigned int nbits, size_t word_size);
+uint64_t pc_abi_bits_mask(unsigned int bit, unsigned int nbits, size_t word_size);
 const struct pc_abi_record *pc_abi_record(uint32_t type);	/* NULL if unknown */
 const char *pc_abi_record_name(uint32_t type);			/* "UNKNOWN" if unknown */
 

@@ -105,19 +105,6 @@ static void check_bit_words(struct __test_metadata *_metadata, const char *what,
 	}
 }
 
-/* The mask of `nbits` bits from bit `bit` (in declaration order) of a word. */
-static uint64_t word_mask(unsigned int bit, unsigned int nbits, size_t word_size)
-{
-	uint64_t ones = nbits >= 64 ? ~0ULL : (1ULL << nbits) - 1;
-
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	bit = 8 * word_size - bit - nbits;	/* big-endian ABIs allocate from the top */
-#else
-	(void)word_size;
-#endif
-	return ones << bit;
-}
-
 static uint64_t load_word(const void *base, size_t offset, size_t size)
 {
 	uint64_t w64 = 0;
@@ -170,7 +157,7 @@ TEST(attr_flag_bits_are_0_to_63)
 		if (!is_bits(f) || f->offset != 40)
 			continue;
 		EXPECT_EQ(8, f->size);
-		mask = word_mask(f->bit, f->nbits, 8);
+		mask = pc_abi_bits_mask(f->bit, f->nbits, 8);
 		EXPECT_EQ(0, seen & mask) TH_LOG("%s overlaps", f->name);
 		seen |= mask;
 		nbits += f->nbits;
@@ -345,7 +332,7 @@ static void check_probe(struct __test_metadata *_metadata, const char *what,
 			const struct pc_abi_field *f, probe_fn probe, size_t size)
 {
 	unsigned char *buf = calloc(1, size);
-	uint64_t expected = word_mask(f->bit, f->nbits, f->size);
+	uint64_t expected = pc_abi_bits_mask(f->bit, f->nbits, f->size);
 	uint64_t word;
 
 	ASSERT_NE(NULL, buf);

@@ -80,10 +80,11 @@ int pc_field_set(struct perfconf_attr *attr, const char *name, uint64_t value)
 		store_word(p, f->size, value);
 		return 0;
 	}
-	/* Bitfields count from the word's least significant bit (as the compiler lays them out). */
+	/* Where the bitfield lies in its word depends on the byte order (pc_abi_bits_shift). */
+	unsigned int shift = pc_abi_bits_shift(f->bit, f->nbits, f->size);
 	uint64_t word = load_word(p, f->size);
-	word &= ~(field_mask(f) << f->bit);
-	word |= value << f->bit;
+	word &= ~(field_mask(f) << shift);
+	word |= value << shift;
 	store_word(p, f->size, word);
 	return 0;
 }
@@ -95,7 +96,7 @@ uint64_t pc_field_get(const struct perfconf_attr *attr, const char *name)
 	if (!f || f->offset + f->size > sizeof(*attr))
 		return 0;
 	uint64_t word = load_word((const unsigned char *)attr + f->offset, f->size);
-	return is_bitfield(f) ? (word >> f->bit) & field_mask(f) : word;
+	return is_bitfield(f) ? (word >> pc_abi_bits_shift(f->bit, f->nbits, f->size)) & field_mask(f) : word;
 }
 
 bool pc_field_past_kernel(const char *name)

@@ -81,7 +81,8 @@ int pc_field_in_software_group_errno(const struct perfconf_attr *attr, const cha
 	ASSERT_NE(0, bits_) TH_LOG("%s is not in the ABI table", name); \
 	for (unsigned int b_ = 0; b_ < bits_; b_++) { \
 		EXPECT_ERRNO(pc_field_reserved_errno(name), pc_field_probe(attr, name, 1ULL << b_).err) \
-			TH_LOG("%s bit %u (bit %u of its word)", name, b_, pc_field_find(name)->bit + b_); \
+			TH_LOG("%s bit %u (bit %u of its word in declaration order)", name, b_, \
+			       pc_field_find(name)->bit + b_); \
 	} \
 } while (0)
 #define EXPECT_ALL_BITS_REFUSED(attr, name) do { \

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "event/event.h"
+#include "host/observe.h"
 #include "work/faults.h"
 
 /* One store, nothing else: the faulting instruction is a few bytes in. */
@@ -51,6 +52,26 @@ size_t pc_faults_next(struct pc_faults *f, size_t n)
 	for (; done < n && f->next < f->pages; done++, f->next++)
 		pc_fault_write(f->base + f->next * f->page_size);
 	return done;
+}
+
+/* The arch reports the faulting page, not the byte (see faults.h). */
+#if defined(__s390x__) || defined(__s390__)
+#define FAULT_ADDR_IS_THE_PAGE 1
+#else
+#define FAULT_ADDR_IS_THE_PAGE 0
+#endif
+
+uint64_t pc_fault_sample_addr(const volatile void *p)
+{
+	uint64_t a = (uintptr_t)p;
+
+	return FAULT_ADDR_IS_THE_PAGE ? a & ~((uint64_t)sysconf(_SC_PAGESIZE) - 1) : a;
+}
+
+void pc_fault_sample_addr_observe(void)
+{
+	if (FAULT_ADDR_IS_THE_PAGE)
+		pc_observe("fault_addr", "page");
 }
 
 uint64_t pc_faults_addr(const struct pc_faults *f, size_t k)

@@ -61,6 +61,23 @@ void pc_fault_write(volatile unsigned char *p);
 int pc_fault_ip(uint64_t ip);
 
 /*
+ * The data address a page-fault sample reports (PERF_SAMPLE_ADDR, and
+ * PERF_SAMPLE_PHYS_ADDR, which the kernel derives from it) for a fault on
+ * the byte at p: the arch's fault handler passes perf_sw_event() the
+ * address the CPU reported. x86, arm64 and riscv report the byte; s390
+ * reports the page: its translation-exception identification holds only
+ * the page's address (arch/s390/mm/fault.c: get_fault_address() masks
+ * the TEID with PAGE_MASK, and do_exception() samples that address), so
+ * there it is p's page.
+ */
+uint64_t pc_fault_sample_addr(const volatile void *p);
+/*
+ * For a case that compares such addresses: where the arch reports less
+ * than the byte, the observation "fault_addr=page" (nothing elsewhere).
+ */
+void pc_fault_sample_addr_observe(void);
+
+/*
  * Write faults on present pages. pc_faults_guard() makes [base, base +
  * len) read-only and installs a SIGSEGV handler (on a stack of its own,
  * every page present, so it faults nowhere else): a write there then takes

@@ -49,7 +49,8 @@ TEST(counter_read)
  * The fields that convert the CPU's counter into perf-clock time, and the
  * capability bits that say which of them hold: each bit where the table
  * says, set alone through the system header's bitfield (a layout that
- * moved a bit would read as another capability), time_mult 32 bits,
+ * moved a bit would read as another capability; where the bit lies in the
+ * word is the byte order's, pc_abi_bits_mask), time_mult 32 bits,
  * time_shift 16, time_zero/time_cycles/time_mask 64. Whether the kernel
  * fills them with a conversion that matches PERF_SAMPLE_TIME is
  * tests/record/user_time's (sample_time_lies_between_converted_counter_reads,
@@ -90,13 +91,13 @@ TEST(time_conversion)
 	}
 	memset(&p, 0, sizeof(p));
 	p.cap_user_time = 1;
-	EXPECT_EQ(1ULL << 3, p.capabilities) TH_LOG("cap_user_time in the system header");
+	EXPECT_EQ(pc_abi_bits_mask(3, 1, 8), p.capabilities) TH_LOG("cap_user_time in the system header");
 	memset(&p, 0, sizeof(p));
 	p.cap_user_time_zero = 1;
-	EXPECT_EQ(1ULL << 4, p.capabilities) TH_LOG("cap_user_time_zero in the system header");
+	EXPECT_EQ(pc_abi_bits_mask(4, 1, 8), p.capabilities) TH_LOG("cap_user_time_zero in the system header");
 	memset(&p, 0, sizeof(p));
 	p.cap_user_time_short = 1;
-	EXPECT_EQ(1ULL << 5, p.capabilities) TH_LOG("cap_user_time_short in the system header");
+	EXPECT_EQ(pc_abi_bits_mask(5, 1, 8), p.capabilities) TH_LOG("cap_user_time_short in the system header");
 }
 
 /* "size": the header size up to the __reserved[] fields. */

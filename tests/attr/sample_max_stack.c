@@ -7,7 +7,8 @@
  * accepted; 0 means the sysctl's value.
  *
  * A page fault at the bottom of a recursion DEPTH frames deep (built with
- * frame pointers, so the kernel's user unwinder can walk it) is sampled
+ * frame pointers, or on s390x the back chain, so the kernel's user
+ * unwinder can walk it) is sampled
  * with the default limit and with a small one: the limited callchain is
  * the PERF_CONTEXT_USER marker and the first `sample_max_stack` addresses
  * of the full one. Two events that sample the same fault at once keep to
@@ -20,9 +21,20 @@ PERFCONF_META("reads=perf_event_max_stack");
 
 #define DEPTH 40
 
-/* Frame pointers and real calls all the way down, so the chain can be walked. */
+/*
+ * Frame pointers and real calls all the way down, so the chain can be
+ * walked. s390's user unwinder follows the back chain instead
+ * (arch/s390/kernel/stacktrace.c, arch_stack_walk_user_common), which gcc
+ * stores only with -mbackchain: these frames keep it.
+ */
+#if defined(__s390x__)
+#define WALKABLE_ARCH_ , target("backchain")
+#else
+#define WALKABLE_ARCH_
+#endif
 #define WALKABLE __attribute__((__noinline__, __noipa__, \
-				optimize("no-omit-frame-pointer", "no-optimize-sibling-calls")))
+				optimize("no-omit-frame-pointer", "no-optimize-sibling-calls") \
+				WALKABLE_ARCH_))
 
 static WALKABLE int descend(struct pc_faults *f, int depth)
 {

@@ -22,6 +22,7 @@
  */
 #include "perfconf.h"
 
+#include <string.h>
 #include <sys/syscall.h>
 
 #include "ring/capture.h"
@@ -60,7 +61,7 @@ TEST(layout_is_header_lost_and_sample_id)
 	h->type = PERF_RECORD_LOST_SAMPLES;
 	h->size = sizeof(buf);
 	buf[1] = 12345;
-	buf[2] = (uint64_t)7 | (uint64_t)8 << 32;
+	memcpy(&buf[2], (const uint32_t[2]){ 7, 8 }, 8);	/* two u32s, not one u64: byte order */
 	buf[3] = 0xabcdef;
 	ASSERT_EQ(0, pc_record_parse(&fmt, buf, sizeof(buf), &rec)) TH_LOG("%s", rec.error);
 	EXPECT_EQ(12345, rec.lost_samples.lost);

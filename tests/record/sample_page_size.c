@@ -16,7 +16,8 @@
  * has no data page yet (0), while a write fault on a page that is present
  * but read-only sees the page that is there. So the data pages here are
  * made present, then read-only, and written: the SIGSEGV handler makes
- * the page writable again.
+ * the page writable again. The sample's ADDR is the written address as
+ * the arch reports it (pc_fault_sample_addr: the byte, or on s390 the page).
  *
  * The base page is sysconf(_SC_PAGESIZE); the huge page is the PMD size of
  * /sys/kernel/mm/transparent_hugepage/hpage_pmd_size (2 MiB with 4 KiB
@@ -81,13 +82,14 @@ TEST(base_page)
 	ASSERT_EQ(0, pc_faults_reguard());
 	OPEN_SIZES(&cap, &attr);
 	write_sampled(_metadata, &cap, page + 0x100);
+	pc_fault_sample_addr_observe();
 	size_t n = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	EXPECT_LE(1, n);
 	EXPECT_GE(2, n) TH_LOG("the protection fault, and perhaps a write-protect fault after it");
 	for (size_t k = 0; k < n; k++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, k);
 
-		EXPECT_EQ((uintptr_t)page + 0x100, s->addr);
+		EXPECT_EQ(pc_fault_sample_addr(page + 0x100), s->addr);
 		EXPECT_TRUE(pc_fault_ip(s->ip));
 		EXPECT_EQ(ps, s->data_page_size) TH_LOG("sample %zu", k);
 		EXPECT_TRUE(pc_code_page_size_ok(s->code_page_size))
@@ -196,6 +198,7 @@ TEST(transparent_huge_page)
 	ASSERT_EQ(0, pc_faults_reguard());
 	OPEN_SIZES(&cap, &attr);
 	write_sampled(_metadata, &cap, base + huge / 2 + 0x40);
+	pc_fault_sample_addr_observe();
 	ASSERT_LE((long long)huge, anon_huge_bytes(base)) TH_LOG("the huge page was split meanwhile");
 	size_t n = pc_capture_count(&cap, PERF_RECORD_SAMPLE);
 	EXPECT_LE(1, n);
@@ -203,7 +206,7 @@ TEST(transparent_huge_page)
 	for (size_t k = 0; k < n; k++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, k);
 
-		EXPECT_EQ((uintptr_t)base + huge / 2 + 0x40, s->addr);
+		EXPECT_EQ(pc_fault_sample_addr(base + huge / 2 + 0x40), s->addr);
 		EXPECT_EQ(huge, s->data_page_size) TH_LOG("sample %zu: %llu, the base page %llu", k,
 							  (unsigned long long)s->data_page_size,
 							  (unsigned long long)ps);

@@ -20,7 +20,9 @@
  * handler makes it writable again and the write is done. The page's
  * frame is read from /proc/self/pagemap (bits 0-54, shown to
  * CAP_SYS_ADMIN only) before and after: the sample's PHYS_ADDR is that
- * frame's address plus the offset of the faulting address in the page.
+ * frame's address plus the offset of the faulting address in the page,
+ * as the arch reports that address (pc_fault_sample_addr: s390 reports
+ * the page, offset 0).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -80,6 +82,12 @@ static int guard_pages(struct guarded_pages *g)
 	return pc_faults_guard(g->base, PAGES * g->ps, g->ps);	/* one page at a time */
 }
 
+/* The address a sample of the write to page k reports (pc_fault_sample_addr). */
+static uint64_t written(const struct guarded_pages *g, size_t k)
+{
+	return pc_fault_sample_addr(g->base + k * g->ps + offsets[k]);
+}
+
 static void unguard_pages(struct guarded_pages *g)
 {
 	pc_faults_unguard();
@@ -133,6 +141,7 @@ TEST(present_page_is_its_physical_address)
 	pc_fault_write(g.base + g.ps + offsets[1]);
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_CAPTURE_READ(&cap);
+	pc_fault_sample_addr_observe();
 	for (size_t k = 0; k < PAGES; k++) {
 		uint64_t after;
 
@@ -141,15 +150,17 @@ TEST(present_page_is_its_physical_address)
 	}
 	for (size_t i = 0; i < pc_capture_count(&cap, PERF_RECORD_SAMPLE); i++) {
 		const struct pc_sample *s = pc_capture_sample(&cap, i);
-		size_t k = s->addr == (uintptr_t)g.base + offsets[0] ? 0 :
-			   s->addr == (uintptr_t)g.base + g.ps + offsets[1] ? 1 : PAGES;
+		size_t k = s->addr == written(&g, 0) ? 0 : s->addr == written(&g, 1) ? 1 : PAGES;
 
 		ASSERT_GT(PAGES, k) TH_LOG("sample %zu at %#llx, not at a written address", i,
 					   (unsigned long long)s->addr);
 		seen[k]++;
-		EXPECT_EQ(g.pfn[k] * g.ps + offsets[k], s->phys_addr)
-			TH_LOG("sample %zu (page %zu, frame %#llx, offset %#zx): phys_addr %#llx", i, k,
-			       (unsigned long long)g.pfn[k], offsets[k], (unsigned long long)s->phys_addr);
+		uint64_t offset = written(&g, k) - (uintptr_t)(g.base + k * g.ps);
+
+		EXPECT_EQ(g.pfn[k] * g.ps + offset, s->phys_addr)
+			TH_LOG("sample %zu (page %zu, frame %#llx, offset %#llx): phys_addr %#llx", i, k,
+			       (unsigned long long)g.pfn[k], (unsigned long long)offset,
+			       (unsigned long long)s->phys_addr);
 		EXPECT_TRUE(pc_fault_ip(s->ip)) TH_LOG("ip %#llx", (unsigned long long)s->ip);
 		EXPECT_EQ(getpid(), s->pid);
 		EXPECT_EQ(syscall(SYS_gettid), s->tid);
