@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The kprobe PMU and kernel symbol addresses (see kprobe.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "event/event.h"
 #include "host/kernel.h"
@@ -79,4 +81,29 @@ const char *pc_kprobe_getppid_symbol(void)
 #else
 	return NULL;
 #endif
+}
+
+const char *pc_kprobe_entry_refused(void)
+{
+#if defined(__riscv) && __riscv_xlen == 64
+	bool dynamic;
+
+	pc_depends("config.FUNCTION_TRACER");
+	if (pc_kernel_config("KPROBES_ON_FTRACE") == 'y')
+		return NULL;
+	if (pc_kernel_config_available())
+		dynamic = pc_kernel_config("DYNAMIC_FTRACE") == 'y';
+	else	/* the file exists only with DYNAMIC_FTRACE */
+		dynamic = !access("/sys/kernel/tracing/available_filter_functions", F_OK) ||
+			  !access("/sys/kernel/debug/tracing/available_filter_functions", F_OK);
+	if (dynamic)
+		return "a function's entry is its ftrace call site (riscv64, DYNAMIC_FTRACE) and "
+		       "this kernel has no KPROBES_ON_FTRACE: a kprobe there is EINVAL";
+#endif
+	return NULL;
+}
+
+uint64_t pc_kprobe_entry_offset(void)
+{
+	return pc_kprobe_entry_refused() ? 8 : 0;
 }

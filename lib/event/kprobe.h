@@ -41,6 +41,28 @@ const char *pc_kprobe_getppid_symbol(void);
 	if (!pc_kprobe_getppid_symbol()) \
 		SKIP(return, "no getppid syscall symbol known for this arch"); \
 } while (0)
+/*
+ * Why this kernel refuses a kprobe on a function's first instruction, or
+ * NULL. riscv64 puts a function's ftrace call site at its entry
+ * (-fpatchable-function-entry, DYNAMIC_FTRACE), and a kprobe on an ftrace
+ * site needs CONFIG_KPROBES_ON_FTRACE, without which
+ * check_ftrace_location() (kernel/kprobes.c) refuses it: EINVAL. Debian's
+ * riscv64 6.12 has no HAVE_KPROBES_ON_FTRACE. Declares
+ * config.FUNCTION_TRACER where it decides.
+ */
+const char *pc_kprobe_entry_refused(void);
+/*
+ * Where a kprobe "at the entry" of such a function goes: 0, or where the
+ * entry is refused, the first instruction past the ftrace call site (8
+ * bytes on riscv64: MCOUNT_INSN_SIZE), which each call runs once too.
+ */
+uint64_t pc_kprobe_entry_offset(void);
+/* SKIP a probe that must be at the entry itself (a kretprobe) where it cannot be. */
+#define REQUIRE_KPROBE_AT_ENTRY() do { \
+	const char *w_ = pc_kprobe_entry_refused(); \
+	if (w_) \
+		SKIP(return, "%s", w_); \
+} while (0)
 /* Its address in /proc/kallsyms into *addr, or SKIP with the reason. */
 #define GETPPID_ADDRESS(addr) do { \
 	REQUIRE_GETPPID_SYMBOL(); \

@@ -3,7 +3,8 @@
  * kprobe_addr (since 4.17): for the kprobe PMU, "use kprobe_addr and
  * leave kprobe_func as NULL": the kernel address to probe. A kprobe on the
  * address of the function every getppid() enters (from /proc/kallsyms)
- * counts each call of this task exactly. The field is also probe_offset:
+ * counts each call of this task exactly (past the ftrace call site where
+ * the entry is one that kprobes cannot share: pc_kprobe_entry_offset). The field is also probe_offset:
  * when kprobe_func names a function it is the offset from there; an empty
  * name counts as NULL. With neither a name nor an address there is nothing
  * to probe, and an address that is not kernel text cannot be probed: both
@@ -29,6 +30,7 @@ TEST(counts_each_call)
 
 	REQUIRE_KPROBE_PMU();
 	GETPPID_ADDRESS(&addr);
+	addr += pc_kprobe_entry_offset();
 	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, addr, 0));
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kprobe at %#llx: %s", (unsigned long long)addr,
 						     pc_errno_name(pc_last_open_errno()));
@@ -42,6 +44,7 @@ TEST(empty_name_uses_the_address)
 
 	REQUIRE_KPROBE_PMU();
 	GETPPID_ADDRESS(&addr);
+	addr += pc_kprobe_entry_offset();
 	ASSERT_EQ(0, pc_attr_kprobe(&attr, NULL, addr, 0));
 	attr.kprobe_func = (uintptr_t)"";
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
@@ -58,7 +61,7 @@ TEST(with_a_name_it_is_the_offset)
 
 	REQUIRE_KPROBE_PMU();
 	REQUIRE_GETPPID_SYMBOL();
-	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_kprobe_getppid_symbol(), 0, 0));
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_kprobe_getppid_symbol(), 0, pc_kprobe_entry_offset()));
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 	attr.kprobe_addr = 1;
 	EXPECT_EQ(1, attr.probe_offset);

@@ -5,7 +5,9 @@
  * pointer to the name of the kernel function to probe. The kprobe lives as
  * long as the fd; with the retprobe format bit ("config:0") it is a
  * kretprobe. A kprobe on the function every getppid() enters counts each
- * call of this task exactly.
+ * call of this task exactly (where the entry is an ftrace call site that
+ * kprobes cannot share, the first instruction past it: a kretprobe, which
+ * must be at the entry, SKIPs there).
  *
  * The kernel copies the name as a string of at most KSYM_NAME_LEN: a bad
  * pointer is EFAULT and a string without its end in time E2BIG. Only a
@@ -50,6 +52,7 @@ TEST(counts_each_call)
 
 	REQUIRE_GETPPID_SYMBOL();
 	KPROBE_ATTR(&attr, pc_kprobe_getppid_symbol());
+	attr.probe_offset = pc_kprobe_entry_offset();
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("kprobe on %s: %s", pc_kprobe_getppid_symbol(),
 						     pc_errno_name(pc_last_open_errno()));
 }
@@ -60,6 +63,7 @@ TEST(retprobe_counts_each_return)
 	struct perfconf_attr attr;
 
 	REQUIRE_GETPPID_SYMBOL();
+	REQUIRE_KPROBE_AT_ENTRY();
 	KPROBE_ATTR(&attr, pc_kprobe_getppid_symbol());
 	ASSERT_EQ(0, pc_pmu_format("kprobe", "retprobe", &retprobe));
 	ASSERT_EQ(0, retprobe.word) TH_LOG("retprobe is documented in config");
@@ -115,6 +119,7 @@ static void user_mode_kprobe_as(struct __test_metadata *_metadata, const char *i
 
 	REQUIRE_GETPPID_SYMBOL();
 	KPROBE_ATTR(&attr, pc_kprobe_getppid_symbol());
+	attr.probe_offset = pc_kprobe_entry_offset();
 	BECOME_IDENTITY(pc_identity(identity));
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;

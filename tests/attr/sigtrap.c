@@ -239,7 +239,7 @@ TEST(needs_a_task)
 /* inherit with and without inherit_thread: pinned. */
 TEST(inherit_companions)
 {
-	REQUIRE_PMU("breakpoint");	/* trap_on_calls' event */
+	REQUIRE_PMU("breakpoint");	/* the companions are execute breakpoints */
 	struct perfconf_attr attr = trap_on_calls(1);
 
 	attr.inherit = 1;

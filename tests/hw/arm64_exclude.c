@@ -101,8 +101,7 @@ FIXTURE_SETUP(global)
 		SKIP(return, "the exception levels of arm64-perf.rst are arm64's (this is %s)",
 		     pc_kernel()->arch);
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
-	if (!pc_hw_loop_available())
-		SKIP(return, "no exact loop for %s", pc_kernel()->arch);
+	REQUIRE_HW_LOOP();
 }
 
 FIXTURE_TEARDOWN(global)

@@ -34,6 +34,7 @@ static void cache(struct __test_metadata *_metadata, unsigned int id)
 			snprintf(key, sizeof(key), "%s.%s", pc_hw_cache_op_name(op), pc_hw_cache_result_name(res));
 			if (!hw_opens(_metadata, key, &attr))
 				continue;
+			REQUIRE_HW_LOOP();
 			int err = pc_hw_count_loop(&attr, N, &count);
 			EXPECT_EQ(0, err) TH_LOG("%s %s: %s",
 				pc_hw_cache_name(id), key, pc_errno_name(-err));

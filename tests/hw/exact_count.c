@@ -55,8 +55,7 @@ FIXTURE_SETUP(global)
 {
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
-	if (!pc_hw_loop_available())
-		SKIP(return, "no exact loop for %s", pc_kernel()->arch);
+	REQUIRE_HW_LOOP();
 }
 
 FIXTURE_TEARDOWN(global)

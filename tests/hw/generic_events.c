@@ -32,6 +32,7 @@ static void generic(struct __test_metadata *_metadata, uint64_t config)
 	attr.exclude_hv = 1;
 	if (!hw_opens(_metadata, "open", &attr))
 		return;
+	REQUIRE_HW_LOOP();
 	int err = pc_hw_count_loop(&attr, N, &count);
 	ASSERT_EQ(0, err) TH_LOG("counting %s: %s", pc_hw_event_name(config), pc_errno_name(-err));
 	pc_observe("counts", "%s", count ? "yes" : "no");
@@ -86,6 +87,7 @@ TEST_F(global, extended_type)
 	plain.exclude_kernel = ext.exclude_kernel = 1;
 	if (!hw_opens(_metadata, "open", &ext))
 		return;
+	REQUIRE_HW_LOOP();
 	ASSERT_EQ(0, pc_hw_count_loop(&plain, N, &expected));
 	ASSERT_EQ(0, pc_hw_count_loop(&ext, N, &count));
 	EXPECT_EQ(expected, count);

@@ -59,6 +59,7 @@ static int open_member(uint32_t type, uint64_t config, int group_fd)
 	REQUIRE_HW_PMU(); \
 	REQUIRE_HW_EVENT(first); \
 	REQUIRE_HW_EVENT(second); \
+	REQUIRE_HW_LOOP(); \
 	leader = open_member(PERF_TYPE_HARDWARE, first, -1); \
 	ASSERT_OPEN(leader); \
 	sibling = open_member(PERF_TYPE_HARDWARE, second, leader); \
@@ -139,6 +140,7 @@ static void fill(struct __test_metadata *_metadata, uint64_t config)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(config);
+	REQUIRE_HW_LOOP();
 	while (n < MAX_MEMBERS) {
 		struct perfconf_attr attr = pc_attr_hw(config);
 
@@ -199,6 +201,7 @@ TEST(oversized_group_never_runs)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	REQUIRE_HW_LOOP();
 	fds[0] = open_member(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, -1);
 	ASSERT_OPEN(fds[0]);
 	while (n < MAX_MEMBERS) {
@@ -243,6 +246,7 @@ static void with_software(struct __test_metadata *_metadata, bool hw_leads)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	REQUIRE_HW_LOOP();
 	if (hw_leads) {
 		leader = open_member(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, -1);
 		ASSERT_OPEN(leader);
@@ -285,6 +289,7 @@ TEST(flag_group_reenable)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	REQUIRE_HW_LOOP();
 	struct perfconf_attr attr = pc_attr_hw(PERF_COUNT_HW_INSTRUCTIONS);
 	attr.exclude_user = 1;
 	int leader = pc_open(&attr, 0, -1, -1, 0);

@@ -105,6 +105,7 @@ static void overcommit(struct __test_metadata *_metadata, uint64_t config)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(config);
+	REQUIRE_HW_LOOP();
 	/* Instructions: what one event alone counts of the loop, the same for each. */
 	if (config == PERF_COUNT_HW_INSTRUCTIONS)
 		expected = count_alone(_metadata, config);
@@ -150,6 +151,7 @@ TEST(extras_read_eof)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	REQUIRE_HW_LOOP();
 	open_all(_metadata, fds, PERF_COUNT_HW_INSTRUCTIONS, 1, TIMES);
 	ASSERT_EQ(0, pc_hw_loop_task(N));
 	int last = EVENTS - 1;
@@ -175,6 +177,7 @@ TEST(enable_leaves_error_state)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	REQUIRE_HW_LOOP();
 	open_all(_metadata, fds, PERF_COUNT_HW_INSTRUCTIONS, 1, 0);
 	ASSERT_EQ(0, pc_hw_loop_task(N));
 	int last = EVENTS - 1;
@@ -206,6 +209,7 @@ TEST(flexible_extras_read_normally)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_INSTRUCTIONS);
+	REQUIRE_HW_LOOP();
 	uint64_t expected = count_alone(_metadata, PERF_COUNT_HW_INSTRUCTIONS);
 	int counters = pinned_counting(_metadata, PERF_COUNT_HW_INSTRUCTIONS, expected);
 

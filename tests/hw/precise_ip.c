@@ -55,6 +55,7 @@ TEST(accepted_levels_sample)
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(PERF_COUNT_HW_CPU_CYCLES);
+	REQUIRE_HW_LOOP();
 	for (unsigned int p = 0; p <= 3; p++) {
 		struct perfconf_attr attr = pc_attr_hw(PERF_COUNT_HW_CPU_CYCLES);
 		struct pc_capture cap;

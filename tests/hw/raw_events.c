@@ -148,6 +148,7 @@ static void same_as_generalized(struct __test_metadata *_metadata, uint64_t conf
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(config);
+	REQUIRE_HW_LOOP();
 	const char *name = pmu_event(names);
 	if (!name)
 		SKIP(return, "%s lists no %s event", pc_hw_pmu(), names[0]);
@@ -203,6 +204,7 @@ static bool user_count(struct __test_metadata *_metadata, struct perfconf_attr *
 	attr->exclude_kernel = 1;
 	if (!hw_opens(_metadata, "open", attr))
 		return false;
+	REQUIRE_HW_LOOP_OR(return false);
 	ASSERT_EQ(0, pc_hw_count_loop(attr, N, count));
 	return true;
 }

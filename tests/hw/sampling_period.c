@@ -31,6 +31,7 @@ static void sample(struct __test_metadata *_metadata, uint64_t config, uint64_t 
 
 	REQUIRE_HW_PMU();
 	REQUIRE_HW_EVENT(config);
+	REQUIRE_HW_LOOP();
 	attr.exclude_kernel = 1;
 	attr.sample_period = period;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;

@@ -26,7 +26,7 @@ CELL_CASE(probe_kernel_function)
 
 	REQUIRE_GETPPID_SYMBOL();
 	REQUIRE_KPROBE_PMU();
-	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_kprobe_getppid_symbol(), 0, 0));
+	ASSERT_EQ(0, pc_attr_kprobe(&attr, pc_kprobe_getppid_symbol(), 0, pc_kprobe_entry_offset()));
 	int err = pc_count_work(&attr, pc_getppid_work, PC_N(N), &count);
 	if (CELL_ALLOWS(-err, PC_GATE_KERNEL, PC_GATE_KPROBE))
 		EXPECT_EQ(N, count);
