@@ -199,12 +199,14 @@
 
 /*
  * For a case whose subject is a uprobe on this task's code: SKIP where the
- * kernel cannot probe it by design (pc_kernel_uprobes_task).
+ * kernel cannot probe it by design (pc_kernel_uprobes_task); where uprobes
+ * are broken here, the case runs and fails, the cause noted once.
  */
 #define REQUIRE_UPROBES_ON_TASK() do { \
 	if (!pc_kernel_uprobes_task()) \
 		SKIP(return, "an AArch32 task on arm64: the kernel does not uprobe AArch32 code " \
 		     "(arch_uprobe_analyze_insn: EOPNOTSUPP)"); \
+	pc_instrument_note(PC_INSTR_UPROBES); \
 } while (0)
 
 /*
@@ -215,7 +217,6 @@
 #define UPROBE_ATTR(attr, func) do { \
 	REQUIRE_UPROBES_ON_TASK(); \
 	UPROBE_ATTR_WITH_(pc_attr_uprobe_on, attr, func); \
-	pc_instrument_note(PC_INSTR_UPROBES); \
 } while (0)
 #define UPROBE_ATTR_WITH_(builder, attr, func) do { \
 	int e_ = builder(attr, (const void *)(func)); \

@@ -148,6 +148,7 @@ TEST(periods_add_up_to_count)
 
 	int err = pc_attr_uprobe(&uprobe, pc_work_target, path, sizeof(path));
 	if (!err) {
+		REQUIRE_INSTRUMENT(PC_INSTR_UPROBES);	/* the second kind: a uprobe's hits */
 		uprobe.sample_period = 4;
 		uprobe.sample_type = PERF_SAMPLE_PERIOD;
 		err = sample_work(_metadata, &cap, &uprobe, pc_calls_work, 32);
