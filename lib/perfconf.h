@@ -226,14 +226,11 @@
 } while (0)
 /*
  * pc_attr_calls counts with a uprobe, or a breakpoint where uprobes cannot
- * probe this task: that instrument must work.
+ * probe this task: that instrument must work. Asked before the case makes
+ * its own event, so that the probe runs in a task that has none.
  */
-#define CALLS_INSTRUMENT_(attr) do { \
-	if ((attr)->type == PERF_TYPE_BREAKPOINT) \
-		REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS); \
-	else \
-		REQUIRE_INSTRUMENT(PC_INSTR_UPROBES); \
-} while (0)
+#define CALLS_INSTRUMENT_() \
+	REQUIRE_INSTRUMENT(pc_kernel_uprobes_task() ? PC_INSTR_UPROBES : PC_INSTR_BREAKPOINTS)
 
 /*
  * At file scope, once per tracepoint a binary's cases open: the harness's
@@ -259,8 +256,8 @@
  * where breakpoints do not count.
  */
 #define CALLS_ATTR(attr, func) do { \
+	CALLS_INSTRUMENT_(); \
 	UPROBE_ATTR_WITH_(pc_attr_calls, attr, func); \
-	CALLS_INSTRUMENT_(attr); \
 } while (0)
 
 /*

@@ -39,14 +39,15 @@
 
 /*
  * pc_attr_function_sampling() in a test: SKIP where there is no uprobe PMU;
- * blocked where a breakpoint samples instead and breakpoints do not count.
+ * blocked where uprobes do not work here, or where a breakpoint samples
+ * instead and breakpoints do not count.
  */
 #define FUNCTION_SAMPLING(attr, func, sample_type) do { \
+	CALLS_INSTRUMENT_(); \
 	int e_ = pc_attr_function_sampling(attr, (const void *)(func), sample_type); \
 	if (e_ == -ENOENT) \
 		SKIP(return, "no uprobe PMU to sample a function with"); \
 	ASSERT_EQ(0, e_) TH_LOG("a uprobe on %s: %s", #func, pc_errno_name(-e_)); \
-	CALLS_INSTRUMENT_(attr); \
 } while (0)
 /*
  * A noinline function of two integer arguments to sample at, and its
