@@ -378,8 +378,12 @@ static int group_larger_than_the_counters(int bad)
 	}
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
-	/* riscv_pmu's event_init validates no group: every member opens (pinned) */
-	if (bad && n == 64) {
+	/*
+	 * riscv's PMU drivers (drivers/perf/riscv_pmu*.c) validate no group at
+	 * open: every member opens there (pinned). Anywhere else that is the
+	 * regression this case names, and it fails.
+	 */
+	if (bad && n == 64 && !strcmp(pc_kernel()->arch, "riscv64")) {
 		pc_observe("members_opened", "%d", n);
 		not_here = "this PMU validates no group at open (a driver's choice): 64 members opened";
 		return DRIVER_ACCEPTS;
