@@ -24,7 +24,8 @@ const char *pc_kprobe_events_config(void);
 /*
  * The address of a global kernel text symbol in /proc/kallsyms. 0, -ENOENT
  * when it is not there, or -EPERM when kallsyms shows zero addresses
- * (kptr_restrict, no CAP_SYSLOG).
+ * (kptr_restrict, no CAP_SYSLOG). What root found is kept for the binary's
+ * life, its forks included, and answers root (uid 0 with CAP_SYSLOG) again.
  */
 int pc_kallsyms_lookup(const char *name, uint64_t *addr);
 

@@ -27,8 +27,9 @@
 # console's tail; qemu is killed on timeout and when this script is stopped.
 #
 # Output, in build/results/<release>-<uname -m>-<profile>[-<variant>]/:
-#   ktap.txt, results.txt (the guest runner's), console.log, vm.txt (the
-#   summary matrix.sh reads: key=value lines). With VM_RECORD=1 the guest
+#   ktap.txt, results.txt and durations.txt (the guest runner's: each
+#   binary's seconds), console.log, vm.txt (the summary matrix.sh reads:
+#   key=value lines). With VM_RECORD=1 the guest
 #   records its baseline and it is written to VM_RECORD_DIR (default
 #   expected/).
 # Exit: 0 the guest's runner passed, 1 it failed or regressed, 2 the target
@@ -258,6 +259,7 @@ if [ "$state" = done ]; then
 	rc=$(sed -n "s/^$M done rc=//p" "$log" | head -n 1)
 	unframe ktap.txt "$res/ktap.txt" || problems="$problems no ktap.txt;"
 	unframe results.txt "$res/results.txt" || true
+	unframe durations.txt "$res/durations.txt" || true
 	# The guest's unit tests (init.sh): each must pass.
 	if unframe unit.txt "$res/unit.txt"; then
 		unit_failed=$(sed -n "s/^$M unit passed=[0-9]* failed=//p" "$log" | head -n 1)

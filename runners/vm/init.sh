@@ -150,6 +150,7 @@ fi
 frame unit.txt /pc/results/unit.txt
 frame ktap.txt /pc/results/ktap.txt
 frame results.txt /pc/results/results.txt
+frame durations.txt /pc/results/durations.txt
 for f in /pc/record/*.txt; do
 	[ -f "$f" ] && frame "baseline:${f##*/}" "$f"
 done
