@@ -171,6 +171,20 @@ int exec_keep_tracepoints(void)
 	return kept;
 }
 
+int exec_expedite_rcu(void)
+{
+	long on;
+	int err;
+
+	if (geteuid() != 0)
+		return -EPERM;
+	err = pc_sysctl_get(PC_RCU_EXPEDITED, &on);
+	if (err || on)
+		return err ? err : 0;
+	err = pc_sysctl_set(PC_RCU_EXPEDITED, 1);
+	return err ? err : 1;
+}
+
 /* Fields of /proc/<pid>/stat after the command name. */
 static bool proc_stat(pid_t pid, char *state, pid_t *session)
 {

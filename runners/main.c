@@ -76,6 +76,9 @@ static void usage(FILE *f)
 "                       failure) or \"suite\" (only the suite's own faults: ERROR,\n"
 "                       TIMEOUT, a binary not found; differences are shown)\n"
 "      --dir DIR        the build directory holding tests/ (default: the runner's own)\n"
+"      --rcu-normal     leave RCU grace periods as the kernel has them (by default a\n"
+"                       run as root expedites them, /sys/kernel/rcu_expedited, and\n"
+"                       restores the setting at its end)\n"
 "      --variant NAME   other semantics on the same kernel and PMUs (e.g. vhe): the\n"
 "                       profile becomes <profile>-NAME: its own baseline where one\n"
 "                       is recorded, else the plain one's under equal facts\n"
@@ -134,7 +137,7 @@ static int cpus(void)
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum { O_TIMEOUT = 256, O_TIMEOUTS, O_BASELINE, O_EXPECTED, O_RECORD, O_RESULTS,
-	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT, O_GATE, O_FORMAT };
+	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT, O_GATE, O_FORMAT, O_RCU_NORMAL };
 	static const struct option lo[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "test", required_argument, NULL, 't' },
@@ -154,6 +157,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "variant", required_argument, NULL, O_VARIANT },
 		{ "gate", required_argument, NULL, O_GATE },
 		{ "format", required_argument, NULL, O_FORMAT },
+		{ "rcu-normal", no_argument, NULL, O_RCU_NORMAL },
 		{ 0 },
 	};
 	int c;
@@ -227,6 +231,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			if (strcmp(optarg, "baseline") && strcmp(optarg, "suite"))
 				fail_usage("--gate: expected \"baseline\" or \"suite\", got \"%s\"", optarg);
 			o->gate_suite = !strcmp(optarg, "suite");
+			break;
+		case O_RCU_NORMAL:
+			o->rcu_normal = true;
 			break;
 		case O_FORMAT:
 			if (strcmp(optarg, "ktap") && strcmp(optarg, "kselftest"))

@@ -249,7 +249,7 @@ int cmd_run(struct opts *o)
 	struct summary sum = { 0 };
 	struct run run = { .o = o };
 	double t0 = now_s(), wall;
-	int killed, restored, stop, code, strays;
+	int killed, restored, stop, code, strays, expedited;
 	bool filtered = o->sel.include.n || o->sel.exclude.n;
 
 	if (!o->dir)
@@ -390,6 +390,8 @@ int cmd_run(struct opts *o)
 		       pc_sysctl_state_path(), strerror(-restored));
 		return exit_code(o, EXIT_SETUP);
 	}
+	/* Grace periods expedited (restored at the end): before the facts, whose probes wait for some. */
+	expedited = o->rcu_normal ? 0 : exec_expedite_rcu();
 	/* What the verdicts depend on, once per run (under the run lock: one probe sets a sysctl). */
 	facts_probe(&here, &k, true);
 
@@ -464,6 +466,14 @@ int cmd_run(struct opts *o)
 			ktap_diag(&head, "", l);
 			free(l);
 		}
+		if (expedited == 1 || (expedited < 0 && expedited != -ENOENT && expedited != -EPERM)) {
+			l = expedited == 1 ? xasprintf("RCU grace periods expedited for this run (%s 0 -> 1, restored at "
+						       "its end; --rcu-normal leaves it)", PC_RCU_EXPEDITED)
+					   : xasprintf("RCU grace periods not expedited: %s: %s", PC_RCU_EXPEDITED,
+						       strerror(-expedited));
+			ktap_diag(&head, "", l);
+			free(l);
+		}
 		if (h.kmsg_fd < 0) {
 			l = xasprintf("kernel log not checked: %s", h.kmsg_error);
 			ktap_diag(&head, "", l);
@@ -493,6 +503,8 @@ int cmd_run(struct opts *o)
 	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
 	if (!stop)
 		stop = rerun_suspects(&h, jobs, n);
+	if (expedited == 1)
+		pc_sysctl_restore(PC_RCU_EXPEDITED);	/* not one the tests left changed */
 	report_complaints(&h, &tail, &sum);
 	health_close(&h);
 	strays = exec_kill_strays();

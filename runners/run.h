@@ -18,6 +18,7 @@ struct opts {
 	enum ktap_layout layout;	/* --format */
 	double timeout;
 	bool timeout_given;
+	bool rcu_normal;	/* --rcu-normal: leave the kernel's grace periods as they are */
 };
 
 /* Exit code for `code` under --bisect (2 becomes 125). */

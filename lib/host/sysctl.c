@@ -97,7 +97,7 @@ static int sysctl_name(const char *name)
 	return 1;
 }
 
-/* The one absolute name there is: "/sys/devices/system/cpu/cpu<N>/online". */
+/* An absolute name: "/sys/devices/system/cpu/cpu<N>/online" (or PC_RCU_EXPEDITED, valid_name). */
 static int cpu_online_name(const char *name)
 {
 	char canon[MAX_NAME];
@@ -111,7 +111,7 @@ static int cpu_online_name(const char *name)
 
 static int valid_name(const char *name)
 {
-	return sysctl_name(name) || cpu_online_name(name);
+	return sysctl_name(name) || cpu_online_name(name) || !strcmp(name, PC_RCU_EXPEDITED);
 }
 
 static int proc_path(const char *name, char *buf, size_t len)

@@ -15,7 +15,8 @@
  * a binary's back as soon as it ends; a line without one is still read)
  * where name is the path under /proc/sys, e.g. "kernel/perf_event_paranoid",
  * or the one other global switch a test may flip, a CPU's hotplug state:
- * "/sys/devices/system/cpu/cpu<N>/online" (pc_sysctl_cpu_online()).
+ * "/sys/devices/system/cpu/cpu<N>/online" (pc_sysctl_cpu_online()), or the
+ * runner's PC_RCU_EXPEDITED.
  *
  * A binary declares the global state it changes and reads in PERFCONF_META
  * (perfconf.h): "writes=perf_event_paranoid reads=perf_event_mlock_kb", a
@@ -32,6 +33,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * The runner's one switch that is no perf sysctl: 1 makes every
+ * synchronize_rcu() and synchronize_srcu() expedited (kernel/ksysfs.c).
+ */
+#define PC_RCU_EXPEDITED "/sys/kernel/rcu_expedited"
 
 /* The perf sysctls the suite reads (and record/throttle changes). */
 #define PC_MAX_SAMPLE_RATE_SYSCTL "kernel/perf_event_max_sample_rate"

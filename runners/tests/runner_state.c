@@ -58,7 +58,27 @@ FIXTURE(state) {
 	struct tree t;
 	struct res r;
 	long paranoid, max_stack;
+	long rcu_expedited;	/* -1: no such switch */
 };
+
+/*
+ * What a restart restores after a killed run that lowered paranoid: that,
+ * and the RCU switch the runner turned on for its run (exec_expedite_rcu)
+ * where it was off.
+ */
+static const char *restored_after_kill(FIXTURE_DATA(state) *self)
+{
+	return self->rcu_expedited == 0 ? "# restored 2 sysctls an earlier run left changed"
+					 : "# restored 1 sysctl an earlier run left changed";
+}
+
+static long rcu_expedited(void)
+{
+	long v = -1;
+
+	pc_sysctl_get(PC_RCU_EXPEDITED, &v);
+	return v;
+}
 
 FIXTURE_SETUP(state)
 {
@@ -70,6 +90,7 @@ FIXTURE_SETUP(state)
 	setenv("PERFCONF_STATE_DIR", dir, 1);	/* never the real /run/perfconf */
 	ASSERT_EQ(0, pc_sysctl_get(PARANOID, &self->paranoid));
 	ASSERT_EQ(0, pc_sysctl_get(MAX_STACK, &self->max_stack));
+	self->rcu_expedited = rcu_expedited();
 	if (geteuid() != 0)
 		SKIP(return, "changing sysctls needs root");
 }
@@ -83,6 +104,10 @@ FIXTURE_TEARDOWN(state)
 	fk_write("/proc/sys/" PARANOID, buf, 0644);
 	snprintf(buf, sizeof(buf), "%ld\n", self->max_stack);
 	fk_write("/proc/sys/" MAX_STACK, buf, 0644);
+	if (self->rcu_expedited >= 0) {
+		snprintf(buf, sizeof(buf), "%ld\n", self->rcu_expedited);
+		fk_write(PC_RCU_EXPEDITED, buf, 0644);
+	}
 	fk_res_free(&self->r);
 	fk_tree_free(&self->t);
 }
@@ -207,7 +232,8 @@ TEST_F_TIMEOUT(state, sigkill_then_restart_restores_paranoid, 60)
 	/* The next run cleans up first. */
 	fk_run(&self->t, &self->r, "-t", "a");
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
-	EXPECT_TRUE(fk_has_line(self->r.out, "# restored 1 sysctl an earlier run left changed")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, restored_after_kill(self))) SHOW(&self->r);
+	EXPECT_EQ(self->rcu_expedited, rcu_expedited());
 	EXPECT_TRUE(fk_has_line(self->r.out, "# killed 1 process left running by an earlier run that died"))
 		SHOW(&self->r);
 	EXPECT_EQ(self->paranoid, paranoid());
@@ -304,7 +330,8 @@ TEST_F_TIMEOUT(state, sigkill_during_a_privilege_cell_then_restart_restores, 90)
 
 	fk_run(&self->t, &self->r, "-t", "a");
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
-	EXPECT_TRUE(fk_has_line(self->r.out, "# restored 1 sysctl an earlier run left changed")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, restored_after_kill(self))) SHOW(&self->r);
+	EXPECT_EQ(self->rcu_expedited, rcu_expedited());
 	EXPECT_EQ(self->paranoid, paranoid());
 	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
 }
