@@ -117,9 +117,13 @@ TEST_F(faults, prctl_enables_and_disables)
 
 TEST(enabled_at_open_counts_at_once)
 {
-	/* Everything between the open and the work has run once already. */
+	/* Everything between the open and the work, and the disable, has run once already. */
 	pc_work_page_faults(1);
-	close(open_faults(0, -1, 0));
+	int warm = open_faults(0, -1, 0);
+
+	ASSERT_OPEN(warm);
+	ASSERT_EQ(0, pc_disable(warm));
+	close(warm);
 	int fd = open_faults(0, -1, 0);
 	ASSERT_OPEN(fd);
 	pc_work_page_faults(FAULTS);
