@@ -41,7 +41,10 @@
  * it only what does not conflict, and fails it for a state it touched
  * without declaring it), "serial=KEY" (one at a time among the binaries
  * naming KEY: "probes" for those whose cases create and destroy probe
- * events), "exclusive" (runs alone), "timeout=SECONDS".
+ * events), "exclusive" (runs alone), "timeout=SECONDS", and
+ * "phases=SYSCTL:VARIANT=VALUE,..." (each harness variant's cases need
+ * that value: the runner may hold it for every such binary's cases of the
+ * variant at once, and run them side by side; tests/privilege/cells.h).
  *	PERFCONF_META("writes=perf_event_paranoid timeout=60");
  */
 #define PERFCONF_META(words) \
@@ -138,6 +141,8 @@
 	if ((level) >= 3) \
 		DEPENDS_ON("paranoid3"); \
 	int e_ = pc_sysctl_set(PC_PARANOID_SYSCTL, (level)); \
+	if (e_ == -EBUSY || e_ == -ESTALE) \
+		CASE_ERROR("the runner holds perf_event_paranoid at another level (%s)", pc_errno_name(-e_)); \
 	if (e_ == -EINVAL) \
 		SKIP(return, "this kernel refuses perf_event_paranoid %d", (level)); \
 	if (e_) \

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "discover.h"
+#include "host/sysctl.h"
 
 #define META_TAG "perfconf-meta: "
 
@@ -121,6 +122,49 @@ static const char *find_meta(const char *map, size_t size)
 	return hit;
 }
 
+/* "kernel/perf_event_paranoid:paranoid_m1=-1,paranoid_0=0" into j->phases. 0, or -1 when malformed. */
+static int parse_phases(struct job *j, const char *text)
+{
+	struct phase_set *ps = xcalloc(1, sizeof(*ps));
+	const char *colon = strchr(text, ':');
+	char key[256], *list, *save;
+	size_t n = 0;
+
+	if (!colon || colon == text)
+		goto bad;
+	ps->sysctl = xstrndup(text, colon - text);
+	ps->key = xstrdup(pc_sysctl_key(ps->sysctl, key, sizeof(key)));
+	list = xstrdup(colon + 1);
+	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(p, '='), *end;
+		long v;
+
+		if (!eq || eq == p)
+			break;
+		errno = 0;
+		v = strtol(eq + 1, &end, 10);
+		if (errno || *end || end == eq + 1)
+			break;
+		*eq = 0;
+		strv_add(&ps->variant, p);
+		ps->value = xrealloc(ps->value, (n + 1) * sizeof(*ps->value));
+		ps->value[n++] = v;
+	}
+	free(list);
+	if (n == 0 || ps->variant.n != n || strlen(colon + 1) != strspn(colon + 1, "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_=,-"))
+		goto bad;
+	j->phases = ps;
+	return 0;
+bad:
+	free(ps->sysctl);
+	free(ps->key);
+	strv_free(&ps->variant);
+	free(ps->value);
+	free(ps);
+	return -1;
+}
+
 /* The words after "perfconf-meta: " in the file (first occurrence). */
 static void read_meta(struct job *j)
 {
@@ -141,7 +185,7 @@ static void read_meta(struct job *j)
 		return;
 	m = find_meta(map, st.st_size);
 	if (m) {
-		char words[256];
+		char words[1024];
 		size_t n = 0;
 
 		p = m + strlen(META_TAG);
@@ -160,6 +204,10 @@ static void read_meta(struct job *j)
 
 				for (char *k = strtok_r(strchr(w, '=') + 1, ",", &save2); k; k = strtok_r(NULL, ",", &save2))
 					strv_add(keys, k);
+			} else if (!strncmp(w, "phases=", 7)) {
+				if (parse_phases(j, w + 7))
+					warnx_("%s: ignoring malformed PERFCONF_META word \"%s\" (phases=<sysctl>:"
+					       "<variant>=<value>,...)", j->path, w);
 			} else if (!strncmp(w, "timeout=", 8) && parse_seconds(w + 8, &secs)) {
 				j->timeout = secs;
 				free(j->timeout_from);

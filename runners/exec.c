@@ -365,10 +365,11 @@ static void build_env(void)
 
 	while (environ[n])
 		n++;
-	envp = xcalloc(n + 3, sizeof(*envp));
+	envp = xcalloc(n + 4, sizeof(*envp));
 	for (size_t i = 0; i < n; i++) {
 		if (!strncmp(environ[i], "TMPDIR=", 7) ||
-		    !strncmp(environ[i], RUNNER_PID_VAR "=", strlen(RUNNER_PID_VAR) + 1))
+		    !strncmp(environ[i], RUNNER_PID_VAR "=", strlen(RUNNER_PID_VAR) + 1) ||
+		    !strncmp(environ[i], PC_HELD_ENV "=", strlen(PC_HELD_ENV) + 1))
 			continue;
 		envp[k++] = environ[i];
 	}
@@ -377,13 +378,37 @@ static void build_env(void)
 	envp[k] = NULL;
 }
 
+/*
+ * A part of a phased binary runs the harness's cases of its phase's
+ * variant (-v), told that the runner holds the value (PC_HELD_ENV); the
+ * part of no phase runs every other case (-V each variant).
+ */
+static char **part_argv(const struct job *j)
+{
+	const struct phase_set *ps = j->whole ? j->whole->phases : NULL;
+	size_t n = 1;
+	char **argv = xcalloc(3 + 2 * (ps ? ps->variant.n : 0), sizeof(*argv));
+
+	argv[0] = j->path;
+	if (ps && j->phase >= 0) {
+		argv[n++] = "-v";
+		argv[n++] = ps->variant.v[j->phase];
+	} else if (ps) {
+		for (size_t i = 0; i < ps->variant.n; i++) {
+			argv[n++] = "-V";
+			argv[n++] = ps->variant.v[i];
+		}
+	}
+	return argv;
+}
+
 static void start_job(struct job *j)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t empty, def;
 	int p[2], err;
-	char *argv[] = { j->path, NULL };
+	char **argv = part_argv(j);
 
 	j->started = true;
 	j->start = now_s();
@@ -419,9 +444,15 @@ static void start_job(struct job *j)
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK |
 				 POSIX_SPAWN_SETSIGDEF);
 	envp[env_tmp_slot] = xasprintf("TMPDIR=%s", j->tmpdir);
+	if (j->held)
+		envp[env_tmp_slot + 1] = xasprintf(PC_HELD_ENV "=%s=%ld", j->whole->phases->sysctl,
+						   j->whole->phases->value[j->phase]);
 	err = posix_spawn(&j->pid, j->path, &fa, &attr, argv, envp);
 	free(envp[env_tmp_slot]);
-	envp[env_tmp_slot] = NULL;
+	free(envp[env_tmp_slot + 1]);
+	envp[env_tmp_slot] = envp[env_tmp_slot + 1] = NULL;
+	free(argv);
+	argv = NULL;
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close(p[1]);
@@ -432,6 +463,7 @@ static void start_job(struct job *j)
 	j->fd = p[0];
 	return;
 fail:
+	free(argv);
 	j->spawn_error = xasprintf("cannot run %s: %s", j->path, strerror(err));
 	j->exited = true;
 	j->end = now_s();
@@ -453,16 +485,20 @@ struct sched {
 /*
  * Exclusive binaries first, then those that change global state or name a
  * serial= key (one at a time per state or key, so their chains start
- * early), then longer before shorter, unknown (new) first.
+ * early), the parts run under a held value last among them, phase by
+ * phase; then longer before shorter, unknown (new) first.
  */
 static int start_before(const void *a, const void *b)
 {
 	const struct job *x = *(struct job *const *)a, *y = *(struct job *const *)b;
+	int px = x->held ? x->phase : -1, py = y->held ? y->phase : -1;
 
 	if (x->exclusive != y->exclusive)
 		return x->exclusive ? -1 : 1;
 	if (!(x->writes.n + x->serial.n) != !(y->writes.n + y->serial.n))
 		return x->writes.n + x->serial.n ? -1 : 1;
+	if (px != py)
+		return px < py ? -1 : 1;
 	if (x->last_s != y->last_s)
 		return x->last_s < 0 ? -1 : y->last_s < 0 ? 1 : x->last_s > y->last_s ? -1 : 1;
 	return x->num - y->num;
@@ -473,11 +509,24 @@ static bool active(const struct job *j)
 	return j->started && !j->done;
 }
 
+/* The phase value a held part runs under. */
+static long held_value(const struct job *j)
+{
+	return j->whole->phases->value[j->phase];
+}
+
+/* Whether a and b are parts run under one sysctl, key, held at one value: no conflict on that key. */
+static bool same_hold(const struct job *a, const struct job *b, const char *key)
+{
+	return a->held && b->held && !strcmp(a->whole->phases->key, key) &&
+	       !strcmp(a->whole->phases->sysctl, b->whole->phases->sysctl) && held_value(a) == held_value(b);
+}
+
 /* Whether a writes global state that b reads or writes. */
 static bool writes_what_it_uses(const struct job *a, const struct job *b)
 {
 	for (size_t i = 0; i < a->writes.n; i++)
-		if (job_declares(b, a->writes.v[i], false))
+		if (job_declares(b, a->writes.v[i], false) && !same_hold(a, b, a->writes.v[i]))
 			return true;
 	return false;
 }
@@ -788,6 +837,67 @@ static void stop_all(struct sched *s)
 	remove_dead_probes();
 }
 
+/*
+ * The value the runner holds for the parts of a phase (run.c): a sysctl
+ * set through host/sysctl.h, so that a killed run's is restored too.
+ */
+static struct {
+	const struct phase_set *ps;	/* NULL: none held, the machine's own value */
+	long value;
+} hold;
+
+static void hold_release(void)
+{
+	if (hold.ps)
+		pc_sysctl_restore(hold.ps->sysctl);
+	hold.ps = NULL;
+}
+
+/* Whether a held part of the held phase has yet to start. */
+static bool phase_pending(const struct sched *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct job *j = &s->jobs[i];
+
+		if (!j->started && !j->split && j->held && !strcmp(j->whole->phases->sysctl, hold.ps->sysctl) &&
+		    held_value(j) == hold.value)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Arrange the hold for j, which clashes with nothing running. A held part
+ * gets its phase's value, set once for all the parts of that phase; the
+ * next phase waits until every part of the held one has started. Whatever
+ * else reads or changes the held sysctl, and an exclusive binary, get the
+ * machine's own value back first. False: j must wait. Where the value
+ * cannot be set, the part runs as its binary would, setting it itself (a
+ * level the kernel refuses is then its SKIP).
+ */
+static bool hold_for(const struct sched *s, struct job *j)
+{
+	const struct phase_set *ps = j->held ? j->whole->phases : NULL;
+
+	if (ps && hold.ps && !strcmp(hold.ps->sysctl, ps->sysctl) && hold.value == held_value(j))
+		return true;
+	if (!hold.ps || (!ps && !j->exclusive && !job_declares(j, hold.ps->key, false)))
+		goto take;
+	if (phase_pending(s))
+		return false;
+	hold_release();
+take:
+	if (ps && hold.ps == NULL) {
+		if (pc_sysctl_set(ps->sysctl, held_value(j))) {
+			j->held = false;
+		} else {
+			hold.ps = ps;
+			hold.value = held_value(j);
+		}
+	}
+	return true;
+}
+
 int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 	     job_done_fn done, void *ctx)
 {
@@ -823,13 +933,13 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 			struct job *j = order[k];
 			bool clash = false;
 
-			if (j->started)
+			if (j->started || j->split)
 				continue;
 			if (j->exclusive && running > 0)
 				break;
 			for (size_t i = 0; i < n && !clash; i++)
 				clash = active(&jobs[i]) && exec_conflict(j, &jobs[i]);
-			if (clash)
+			if (clash || !hold_for(&s, j))
 				continue;
 			check_health(&s);
 			running++;
@@ -837,7 +947,7 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 			if (j->exclusive)
 				exclusive = true;
 		}
-		while (next < n && order[next]->started)
+		while (next < n && (order[next]->started || order[next]->split))
 			next++;
 
 		pfd[np].fd = sigfd;
@@ -894,6 +1004,7 @@ int exec_run(struct job *jobs, size_t n, int max_jobs, struct health *h,
 		stop_all(&s);
 	else
 		check_health(&s);	/* a late complaint: after the last binary */
+	hold_release();
 	close_complaint(&s);
 	complaint_free(&s.cur);
 	free(s.suspects);

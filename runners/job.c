@@ -33,6 +33,13 @@ void job_free(struct job *j)
 	strv_free(&j->reads);
 	strv_free(&j->writes);
 	strv_free(&j->serial);
+	if (j->phases && !j->whole) {
+		free(j->phases->sysctl);
+		free(j->phases->key);
+		strv_free(&j->phases->variant);
+		free(j->phases->value);
+		free(j->phases);
+	}
 	free(j->tmpdir);
 	free(j->spawn_error);
 	tap_free(&j->tap);
@@ -75,6 +82,64 @@ static const char *secs(double s)
 
 	snprintf(buf, sizeof(buf), "%g s", s);
 	return buf;
+}
+
+/* The worse of two wait statuses: a signal, then an exit status other than 0 or 4 (skip), then 0, then 4. */
+static int worse_status(int a, int b)
+{
+	int ra = WIFSIGNALED(a) ? 3 : WEXITSTATUS(a) == 4 ? 0 : WEXITSTATUS(a) ? 2 : 1;
+	int rb = WIFSIGNALED(b) ? 3 : WEXITSTATUS(b) == 4 ? 0 : WEXITSTATUS(b) ? 2 : 1;
+
+	return rb > ra ? b : a;
+}
+
+void job_join(struct job *w, struct job *parts, size_t n)
+{
+	double ran = 0;
+	bool first = true, planned = true;
+	long plan = 0;
+
+	tap_free(&w->tap);
+	tap_init(&w->tap);
+	for (size_t i = 0; i < n; i++) {
+		struct job *p = &parts[i];
+
+		if (p->whole != w)
+			continue;
+		if (first) {
+			w->pid = p->pid;
+			w->start = p->start;
+			w->wstatus = p->wstatus;
+		}
+		first = false;
+		w->start = p->start < w->start ? p->start : w->start;
+		ran += p->end - p->start;
+		w->wstatus = worse_status(w->wstatus, p->wstatus);
+		w->timed_out |= p->timed_out;
+		w->pipe_abandoned |= p->pipe_abandoned;
+		w->leaked += p->leaked;
+		w->sysctls_left += p->sysctls_left;
+		if (!w->spawn_error && p->spawn_error)
+			w->spawn_error = xstrdup(p->spawn_error);
+		if (p->kernel_reason && (!w->kernel_reason || p->kernel_level > w->kernel_level)) {
+			free(w->kernel_reason);
+			w->kernel_reason = xstrdup(p->kernel_reason);
+			w->kernel_level = p->kernel_level;
+		}
+		for (size_t k = 0; k < p->kernel_log.n; k++)
+			strv_add(&w->kernel_log, p->kernel_log.v[k]);
+		for (size_t k = 0; k < p->health.n; k++)
+			if (!strv_has(&w->health, p->health.v[k]))
+				strv_add(&w->health, p->health.v[k]);
+		for (size_t k = 0; k < p->notes.n; k++)
+			strv_add(&w->notes, p->notes.v[k]);
+		planned &= p->tap.plan >= 0;
+		plan += p->tap.plan;
+		tap_append(&w->tap, &p->tap);
+	}
+	w->tap.plan = planned ? plan : -1;
+	w->end = w->start + ran;
+	w->started = w->exited = w->done = true;
 }
 
 void job_outcome(struct job *j)

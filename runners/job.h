@@ -8,6 +8,13 @@
 #include "baseline.h"
 #include "runner.h"
 
+/*
+ * A binary run in parts (run.c: phases=), once every part is done: the
+ * parts' cases, in the parts' order, and how they ended, as though one
+ * process had run them all (then job_outcome as for any binary). Its
+ * duration is the sum of theirs.
+ */
+void job_join(struct job *whole, struct job *parts, size_t n);
 /* Decide the binary's own status and build its records. */
 void job_outcome(struct job *j);
 /* Compare its records with the baselines, under equal facts (judge_facts). */

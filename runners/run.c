@@ -26,8 +26,8 @@
 
 struct run {
 	struct opts *o;
-	struct job *jobs;
-	size_t n, printed;
+	struct job *jobs;	/* the binaries, then the parts of those run in phases */
+	size_t n, nall, printed;
 	struct judges judges;
 	FILE *file[OUT_N];	/* stdout, ktap.txt, kselftest.txt */
 };
@@ -82,6 +82,14 @@ static void job_done(void *ctx, struct job *j)
 	else if (restored < 0)
 		strv_addf(&j->notes, "cannot restore the sysctls saved in %s: %s",
 			  pc_sysctl_state_path(), strerror(-restored));
+	if (j->whole) {
+		struct job *w = j->whole;
+
+		if (--w->parts_left)
+			return;
+		job_join(w, r->jobs + r->n, r->nall - r->n);
+		j = w;
+	}
 	job_outcome(j);
 	job_judge(j, &r->judges);
 	j->out[OUT_STDOUT] = ktap_job(j, r->o->verbose, r->o->layout);
@@ -97,6 +105,54 @@ static void job_done(void *ctx, struct job *j)
 			p->out[i] = NULL;
 		}
 	}
+}
+
+/*
+ * The binaries that declare phases= run as parts (runner.h): one per
+ * phase, under the value the runner holds for it (exec.c), and one for
+ * their cases of no phase, appended to the jobs. As root only (no one
+ * else could hold the value), and never an exclusive binary. Returns the
+ * number of jobs, parts included.
+ */
+static size_t split_phases(struct job **jobsp, size_t n)
+{
+	struct job *jobs = *jobsp;
+	size_t all = n;
+
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].phases && !jobs[i].exclusive)
+			all += jobs[i].phases->variant.n + 1;
+	if (all == n || geteuid() != 0)
+		return n;
+	jobs = xrealloc(jobs, all * sizeof(*jobs));
+	memset(jobs + n, 0, (all - n) * sizeof(*jobs));
+	for (size_t i = 0, at = n; i < n; i++) {
+		struct job *w = &jobs[i];
+		size_t parts = w->phases ? w->phases->variant.n + 1 : 0;
+
+		if (!parts || w->exclusive)
+			continue;
+		w->split = true;
+		w->parts_left = parts;
+		for (size_t k = 0; k < parts; k++, at++) {
+			struct job *p = &jobs[at];
+
+			*p = (struct job){ .name = xstrdup(w->name), .path = xstrdup(w->path), .timeout = w->timeout,
+					   .timeout_from = xstrdup(w->timeout_from),
+					   .last_s = w->last_s < 0 ? -1 : w->last_s / parts, .fd = -1,
+					   .phases = w->phases, .whole = w, .phase = k + 1 < parts ? (int)k : -1,
+					   .held = k + 1 < parts };
+			for (size_t x = 0; x < w->reads.n; x++)
+				strv_add(&p->reads, w->reads.v[x]);
+			for (size_t x = 0; x < w->writes.n; x++)
+				strv_add(&p->writes, w->writes.v[x]);
+			for (size_t x = 0; x < w->serial.n; x++)
+				strv_add(&p->serial, w->serial.v[x]);
+			tap_init(&p->tap);
+		}
+	}
+	*jobsp = jobs;
+	return all;
 }
 
 static void rerun_done(void *ctx, struct job *j)
@@ -235,7 +291,7 @@ int cmd_run(struct opts *o)
 {
 	struct kernel_id k;
 	struct job *jobs = NULL;
-	size_t n = 0;
+	size_t n = 0, nall;
 	struct timeouts tmo = { 0 };
 	struct kernel_id kb;	/* whose baselines judge: k, or k as nohw where its profile has none */
 	struct recset base = { 0 }, newer = { 0 }, *pool = NULL;
@@ -276,12 +332,18 @@ int cmd_run(struct opts *o)
 	apply_timeouts(jobs, n, &tmo, o->timeout, o->timeout_given ? "--timeout" : "the default");
 	if (o->list) {
 		for (size_t i = 0; i < n; i++) {
-			if (o->verbose)
-				printf("%-40s timeout=%gs (%s)%s%s%s%s\n", jobs[i].name, jobs[i].timeout,
-				       jobs[i].timeout_from, jobs[i].exclusive ? " exclusive" : "",
-				       state_words(&jobs[i], 0), state_words(&jobs[i], 1), state_words(&jobs[i], 2));
-			else
+			char phases[300] = "";
+
+			if (!o->verbose) {
 				printf("%s\n", jobs[i].name);
+				continue;
+			}
+			if (jobs[i].phases)
+				snprintf(phases, sizeof(phases), " phases=%s(%zu)", jobs[i].phases->sysctl,
+					 jobs[i].phases->variant.n);
+			printf("%-40s timeout=%gs (%s)%s%s%s%s%s\n", jobs[i].name, jobs[i].timeout,
+			       jobs[i].timeout_from, jobs[i].exclusive ? " exclusive" : "",
+			       state_words(&jobs[i], 0), state_words(&jobs[i], 1), state_words(&jobs[i], 2), phases);
 		}
 		return EXIT_OK;
 	}
@@ -405,6 +467,7 @@ int cmd_run(struct opts *o)
 	path = xasprintf("%s/durations.txt", results_dir);
 	load_durations(path, jobs, n);
 	free(path);
+	nall = split_phases(&jobs, n);
 	run.file[OUT_STDOUT] = stdout;
 	for (int i = OUT_KTAP; i < OUT_N; i++) {
 		path = xasprintf("%s/%s", results_dir, i == OUT_KTAP ? "ktap.txt" : "kselftest.txt");
@@ -496,11 +559,12 @@ int cmd_run(struct opts *o)
 
 	run.jobs = jobs;
 	run.n = n;
+	run.nall = nall;
 	run.judges = (struct judges){ .base = have_base ? &base : NULL, .newer = have_newer ? &newer : NULL,
 				      .pool = pool, .npool = npool, .here = &here, .fixes = &fixes,
 				      .release = k.release };
 	exec_keep_tracepoints();
-	stop = exec_run(jobs, n, o->jobs, &h, job_done, &run);
+	stop = exec_run(jobs, nall, o->jobs, &h, job_done, &run);
 	if (!stop)
 		stop = rerun_suspects(&h, jobs, n);
 	if (expedited == 1)
@@ -556,12 +620,12 @@ int cmd_run(struct opts *o)
 	{
 		/*
 		 * What bounds the run's time, whatever -j: the exclusive binaries,
-		 * then the longer of the longest other one and the writers of one
-		 * state, which run one at a time.
+		 * then the longest of: the longest other one, the writers of one
+		 * state, which run one at a time, and the phases of a held sysctl.
 		 */
-		double alone = 0, longest = -1, chain = 0;
-		size_t nalone = 0, at = 0, nchain = 0;
-		const char *chain_key = NULL;
+		double alone = 0, longest = -1, chain = 0, phases_s = 0;
+		size_t nalone = 0, at = 0, nchain = 0, phases_n = 0, phases_bins = 0;
+		const char *chain_key = NULL, *phases_key = NULL;
 		int chain_serial = 0;
 		char *l, *other;
 
@@ -587,7 +651,8 @@ int cmd_run(struct opts *o)
 
 					for (size_t k = 0; k < n; k++) {
 						bool in = kind ? strv_has(&jobs[k].serial, keys->v[w])
-							       : job_declares(&jobs[k], keys->v[w], true);
+							       : job_declares(&jobs[k], keys->v[w], true) &&
+								 !(jobs[k].split && !strcmp(jobs[k].phases->key, keys->v[w]));
 
 						if (jobs[k].started && !jobs[k].exclusive && in) {
 							sum += jobs[k].end - jobs[k].start;
@@ -603,7 +668,37 @@ int cmd_run(struct opts *o)
 				}
 			}
 		}
-		if (chain_key && chain > longest)
+		/* the phases of a held sysctl, one after the other, each as long as its longest part */
+		for (size_t i = n; i < nall; i++) {
+			const struct phase_set *ps = jobs[i].whole->phases;
+			double span = 0;
+			size_t nbin = 0;
+
+			if (jobs[i].phase != 0 || phases_key)
+				continue;
+			for (size_t k = 0; k < ps->variant.n; k++) {
+				double first = -1, last = -1;
+
+				for (size_t x = n; x < nall; x++) {
+					const struct job *p = &jobs[x];
+
+					if (p->phase != (int)k || !p->started || strcmp(p->whole->phases->sysctl, ps->sysctl))
+						continue;
+					first = first < 0 || p->start < first ? p->start : first;
+					last = p->end > last ? p->end : last;
+					nbin += k == 0;
+				}
+				span += first < 0 ? 0 : last - first;
+			}
+			phases_key = ps->key;
+			phases_n = ps->variant.n;
+			phases_bins = nbin;
+			phases_s = span;
+		}
+		if (phases_key && phases_s > chain && phases_s > longest)
+			other = xasprintf("the %zu phases of %s (%zu binaries side by side in each), %.2f s", phases_n,
+					  phases_key, phases_bins, phases_s);
+		else if (chain_key && chain > longest)
 			other = xasprintf("the %zu %s %s, one at a time, %.2f s", nchain,
 					  chain_serial ? (nchain == 1 ? "binary of" : "binaries of")
 						       : (nchain == 1 ? "writer of" : "writers of"),
@@ -656,8 +751,8 @@ int cmd_run(struct opts *o)
 			fclose(run.file[i]);
 	summary_free(&sum);
 	sb_free(&tail);
-	for (size_t i = 0; i < n; i++)
-		job_free(&jobs[i]);
+	for (size_t i = nall; i-- > 0;)
+		job_free(&jobs[i]);	/* parts first: their binary owns the phases */
 	free(jobs);
 	recset_free(&base);
 	recset_free(&newer);

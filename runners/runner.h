@@ -17,6 +17,19 @@
 
 struct verdict;
 
+/*
+ * phases= (PERFCONF_META): a binary whose cases each need one value of a
+ * sysctl, one harness variant per value (the privilege matrix: one per
+ * perf_event_paranoid level). The runner may set each value once and run
+ * every such binary's cases of that value side by side (run.c, exec.c).
+ */
+struct phase_set {
+	char *sysctl;		/* "kernel/perf_event_paranoid" */
+	char *key;		/* its key in declarations: "perf_event_paranoid" */
+	struct strv variant;	/* each phase's harness variant: "paranoid_m1" */
+	long *value;		/* and the value the runner holds for it: -1 */
+};
+
 enum ktap_layout {
 	LAYOUT_KTAP,		/* KTAP v1: indented subtests (kunit.py, KernelCI) */
 	LAYOUT_KSELFTEST,	/* kselftest's runner: TAP 13, "# "-prefixed subtests (LKFT) */
@@ -35,6 +48,14 @@ struct job {
 	struct strv reads, writes;	/* the global state it declares (PERFCONF_META reads=, writes=) */
 	struct strv serial;	/* kernel locks its cases hold for long (serial=): one at a time per key */
 	double last_s;		/* its duration in the last run (durations.txt), or -1 */
+	struct phase_set *phases;	/* phases=, or NULL (owned by the binary, not its parts) */
+
+	/* run.c: a binary run as parts, one per phase and one for its other cases */
+	bool split;		/* this binary's parts run, not it; their outcome becomes its own */
+	size_t parts_left;	/* its parts not done yet */
+	struct job *whole;	/* a part: its binary */
+	int phase;		/* a part: its phase, or -1 for the cases of no phase */
+	bool held;		/* a part run while the runner holds its phase's value */
 
 	/* exec.c */
 	int num;		/* 1-based position in the run */

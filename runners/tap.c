@@ -57,6 +57,52 @@ void tap_free(struct tap *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static void add_unique(struct strv *to, const struct strv *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (!strv_has(to, from->v[i]))
+			strv_add(to, from->v[i]);
+}
+
+void tap_append(struct tap *dst, struct tap *src)
+{
+	size_t base = dst->ncases;
+	const char *p = src->log.s, *end = p ? p + src->log.len : p;
+
+	dst->cases = xrealloc(dst->cases, (base + src->ncases + 1) * sizeof(*dst->cases));
+	memcpy(dst->cases + base, src->cases, src->ncases * sizeof(*src->cases));
+	dst->ncases += src->ncases;
+	dst->cases_cap = dst->ncases + 1;
+	src->ncases = 0;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (*p == 'R')
+			sb_printf(&dst->log, "R%zu\n", base + strtoul(p + 1, NULL, 10));
+		else
+			sb_add(&dst->log, p, len);
+		p += len;
+	}
+	dst->version |= src->version;
+	dst->bytes += src->bytes;
+	dst->lines += src->lines;
+	dst->dropped_lines += src->dropped_lines;
+	dst->dropped_bytes += src->dropped_bytes;
+	if (!dst->harness_timeout) {
+		dst->harness_timeout = src->harness_timeout;
+		src->harness_timeout = NULL;
+	}
+	if (!dst->harness_crash) {
+		dst->harness_crash = src->harness_crash;
+		dst->crash_signal = src->crash_signal;
+		src->harness_crash = NULL;
+	}
+	add_unique(&dst->problems, &src->problems);
+	add_unique(&dst->read, &src->read);
+	add_unique(&dst->wrote, &src->wrote);
+}
+
 static void log_diag(struct tap *t, const char *text)
 {
 	size_t n = strlen(text);

@@ -60,6 +60,13 @@ void tap_feed(struct tap *t, const char *buf, size_t n);
 /* End of output: the last partial line, leftovers. */
 void tap_finish(struct tap *t);
 void tap_free(struct tap *t);
+/*
+ * After tap_finish() of both: src's cases and log after dst's (a binary
+ * run in parts), with what it said it read and changed, its problems and
+ * the harness's timeout or crash if dst has none. src keeps its plan and
+ * no case.
+ */
+void tap_append(struct tap *dst, struct tap *src);
 
 /* Replace every byte that is not printable ASCII (or tab) with '?'. */
 void sanitize(char *s);

@@ -301,12 +301,37 @@ static void unlink_if_empty(int fd, int count)
 	close(fd);
 }
 
+/*
+ * Whether the runner holds name for this binary (PC_HELD_ENV); its value
+ * into *value.
+ */
+static bool held_by_runner(const char *name, long *value)
+{
+	const char *h = getenv(PC_HELD_ENV);
+	size_t n = strlen(name);
+	char *end;
+
+	if (!h || strncmp(h, name, n) || h[n] != '=')
+		return false;
+	errno = 0;
+	*value = strtol(h + n + 1, &end, 10);
+	return !errno && !*end && end != h + n + 1;
+}
+
 int pc_sysctl_set(const char *name, long value)
 {
 	struct entry e[MAX_ENTRIES];
 	int fd, n, err, i;
-	long orig;
+	long orig, held;
 
+	if (held_by_runner(name, &held)) {
+		/* It is the runner's to set and restore: this binary only reads it. */
+		pc_sysctl_note(false, name);
+		if (value != held)
+			return -EBUSY;
+		err = read_value(name, &orig);
+		return err ? err : orig == held ? 0 : -ESTALE;
+	}
 	pc_sysctl_note(true, name);
 	err = read_value(name, &orig);	/* a name that is not there keeps no state */
 	if (err)
@@ -356,9 +381,12 @@ int pc_sysctl_restore(const char *name)
 {
 	struct entry e[MAX_ENTRIES];
 	int fd, n, err = -ENOENT;
+	long held;
 
 	if (!valid_name(name))
 		return -EINVAL;
+	if (held_by_runner(name, &held))
+		return 0;	/* the runner restores it */
 	fd = lock_state(0);
 	if (fd < 0)
 		return fd;

@@ -61,8 +61,19 @@ const char *pc_sysctl_state_path(void);
 int pc_sysctl_lock_runs(bool wait, long *holder);
 /* Read a sysctl ("kernel/perf_event_paranoid"). 0 or -errno. */
 int pc_sysctl_get(const char *name, long *value);
-/* Save the original (if not yet saved), then write value. 0 or -errno. */
+/*
+ * Save the original (if not yet saved), then write value. 0 or -errno.
+ * Where the runner holds the sysctl for this binary (PC_HELD_ENV: a part
+ * of a binary run in phases), it only checks that the value is the one
+ * asked for: 0, -EBUSY when another value is asked, -ESTALE when the
+ * machine's is not the one held; pc_sysctl_restore() leaves it.
+ */
 int pc_sysctl_set(const char *name, long value);
+/*
+ * "<name>=<value>": the sysctl the runner set for this binary, and holds
+ * while it runs (runners/README.md: phases=).
+ */
+#define PC_HELD_ENV "PERFCONF_HELD"
 /* The name under which pc_sysctl_set() takes cpu's online state (0 or 1). */
 const char *pc_sysctl_cpu_online(int cpu, char *buf, size_t len);
 /* The key of a sysctl or CPU online name in declarations, into buf. */

@@ -538,6 +538,73 @@ TEST_F(state, writers_run_apart_from_what_uses_their_state)
 }
 
 /*
+ * phases=: the parts of every binary for one value run side by side while
+ * the runner holds it (each only checks it), one value after the other, and
+ * apart from whatever else reads it; a binary's parts are one binary in
+ * the output, its cases of no phase included; the value goes back after.
+ */
+static const char phased_body[] =
+	"# perfconf-meta: writes=perf_event_paranoid phases=kernel/perf_event_paranoid:lvl_1=1,lvl_0=0\n"
+	"n=$(basename $0)\n"
+	"echo 'TAP version 13'\n"
+	"if [ \"$1\" = -V ]; then echo '1..1'; echo 'ok 1 global.other'; exit 0; fi\n"
+	"echo \"start $n.$2 $(date +%s%N)\" >> \"$FAKE_OUT/log\"\n"
+	"echo '1..1'\n"
+	"echo \"# OBS paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)\"\n"
+	"echo \"# OBS held=${PERFCONF_HELD##*=}\"\n"
+	"sleep 0.3\n"
+	"echo \"end $n.$2 $(date +%s%N)\" >> \"$FAKE_OUT/log\"\n"
+	"echo \"ok 1 f.$2.c\"\n";
+
+TEST_F(state, phases_run_side_by_side_under_one_held_value)
+{
+	static const char *const names[] = { "p/a.lvl_1", "p/b.lvl_1", "p/a.lvl_0", "p/b.lvl_0", "r/r1" };
+	long long start[5], end[5];
+	char *res;
+
+	fk_script(&self->t, "p/a", phased_body);
+	fk_script(&self->t, "p/b", phased_body);
+	{
+		char b[1024];
+
+		snprintf(b, sizeof(b), timed_body, "# perfconf-meta: reads=perf_event_paranoid\n");
+		fk_script(&self->t, "r/r1", b);
+	}
+	fk_run(&self->t, &self->r, "-j", "4");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	read_times(&self->t, names, 5, start, end);
+	for (int i = 0; i < 5; i++) {
+		ASSERT_TRUE(start[i] && end[i]) TH_LOG("%s did not log", names[i]);
+	}
+	/* one value's parts side by side; the next value's after them; the reader apart */
+	EXPECT_TRUE(start[0] < end[1] && start[1] < end[0]) TH_LOG("the lvl_1 parts did not overlap");
+	EXPECT_TRUE(start[2] < end[3] && start[3] < end[2]) TH_LOG("the lvl_0 parts did not overlap");
+	for (int i = 0; i < 2; i++) {
+		for (int k = 2; k < 4; k++) {
+			EXPECT_TRUE(end[i] <= start[k] || end[k] <= start[i])
+				TH_LOG("%s and %s ran side by side", names[i], names[k]);
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		EXPECT_TRUE(end[i] <= start[4] || end[4] <= start[i]) TH_LOG("r/r1 ran beside %s", names[i]);
+	}
+	/* each part saw the value it was told the runner holds; one block per binary */
+	res = fk_read(fk_path(&self->t, "results/results.txt"));
+	ASSERT_TRUE(res != NULL);
+	EXPECT_TRUE(fk_has_line(res, "p/a:f.lvl_1.c PASS held=1 paranoid=1")) TH_LOG("%s", res);
+	EXPECT_TRUE(fk_has_line(res, "p/b:f.lvl_0.c PASS held=0 paranoid=0")) TH_LOG("%s", res);
+	EXPECT_TRUE(fk_has_line(res, "p/b:global.other PASS")) TH_LOG("%s", res);
+	free(res);
+	EXPECT_TRUE(fk_has_line(self->r.out, "ok 1 p/a")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "  1..3")) SHOW(&self->r);
+	EXPECT_EQ(self->paranoid, paranoid());
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r, "--list", "-v", "-t", "p");
+	EXPECT_TRUE(strstr(self->r.out, " phases=kernel/perf_event_paranoid(2)\n") != NULL) SHOW(&self->r);
+}
+
+/*
  * One run at a time owns a state directory: a second run waits until the
  * first is done (it would otherwise restore the first one's changes after
  * each of its own binaries), and `perfconf restore` leaves a live run's
