@@ -138,24 +138,39 @@ TEST_F(global, kernel_breakpoint_with_sys_admin_opens)
 /*
  * cause: "a kernel function-trace tracepoint without privilege (since
  * 3.13)": ftrace:function asks perf_allow_tracepoint() even to count, before
- * it registers anything. The level -1 case is the refusal's control.
+ * it registers anything. The level -1 case, which runs first, is the
+ * refusal's control.
  *
  * Registering ftrace:function patches every traced kernel function in and
- * out: 3 s each way under qemu's TCG. So each case registers it once: the
- * identity tries first, in a child, and root opens it only to tell a
- * refusal of the rule's from ftrace's own (function tracing off or busy,
- * for everyone): where root is refused too, the case cannot tell.
+ * out: 3 s each way under qemu's TCG. So the pair registers it once: the
+ * identity tries, in a child; a refusal is the rule's where the control's
+ * identity opened it, and otherwise (the case run alone, or the control
+ * refused too) root opens it, to tell the rule's refusal from ftrace's own
+ * (function tracing off or busy, for everyone): where root is refused too,
+ * the case cannot tell.
  */
-static void ftrace_function_as(struct __test_metadata *_metadata, struct perfconf_attr attr,
-			       const char *who, int *got)
+static struct ftrace_seen {
+	int got;	/* this case's identity: 0 opened, or the errno; -1 did not ask */
+	bool opened;	/* an identity of this binary's cases opened it */
+} *seen;		/* shared by the harness's forks */
+
+static void __attribute__((constructor)) ftrace_seen_map(void)
+{
+	void *p = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	seen = p == MAP_FAILED ? NULL : p;
+}
+
+static void ftrace_function_as(struct __test_metadata *_metadata, struct perfconf_attr attr, const char *who)
 {
 	BECOME_IDENTITY(pc_identity(who));
 	int fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
-	*got = fd < 0 ? -fd : 0;
+	seen->got = fd < 0 ? -fd : 0;
 	if (fd >= 0) {
 		uint64_t count = 0;
 
+		seen->opened = true;
 		EXPECT_EQ(0, pc_count_fd_work(fd, pc_getppid_work, (void *)N, &count));
 		EXPECT_LE(N, count) TH_LOG("every getppid() enters kernel functions");
 		close(fd);
@@ -165,49 +180,45 @@ static void ftrace_function_as(struct __test_metadata *_metadata, struct perfcon
 static void ftrace_function(struct __test_metadata *_metadata, int level, const char *who, int want)
 {
 	long id = pc_tracepoint_id("ftrace", "function");
+	int status;
 
 	if (id < 0)
 		SKIP(return, "no ftrace:function event (CONFIG_FUNCTION_TRACER off, or no tracefs: %s)",
 		     pc_errno_name(-id));
 	struct perfconf_attr attr = pc_attr(PERF_TYPE_TRACEPOINT, (uint64_t)id);
-	int *got = mmap(NULL, sizeof(*got), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int status;
 
-	ASSERT_NE(MAP_FAILED, got);
-	*got = -1;
+	ASSERT_NE(NULL, seen);
+	seen->got = -1;
 	SET_PARANOID(level);
 	pid_t pid = fork();
 
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		ftrace_function_as(_metadata, attr, who, got);
+		ftrace_function_as(_metadata, attr, who);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	int err = *got;
-
-	munmap(got, sizeof(*got));
 	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("the child, as %s: wait status 0x%x", who, status);
-	if (err < 0)
+	if (seen->got < 0)
 		return;		/* the child said why it could not ask */
-	if (err) {
+	if (seen->got && !seen->opened) {
 		/* Root passes the rule: a refusal here is ftrace's own. */
 		int as_root = pc_open_errno(&attr, 0, -1, -1, 0);
 
 		if (as_root)
 			BLOCKED("ftrace:function is refused even to root here (%s)", pc_errno_name(as_root));
 	}
-	EXPECT_ERRNO(want, err) TH_LOG("%s at perf_event_paranoid %d", who, level);
-}
-
-TEST_F_TIMEOUT(global, ftrace_function_without_perfmon_is_eperm, 240)
-{
-	ftrace_function(_metadata, 0, "unprivileged", EPERM);
+	EXPECT_ERRNO(want, seen->got) TH_LOG("%s at perf_event_paranoid %d", who, level);
 }
 
 TEST_F_TIMEOUT(global, ftrace_function_at_paranoid_m1_counts, 240)
 {
 	ftrace_function(_metadata, -1, "unprivileged", 0);
+}
+
+TEST_F_TIMEOUT(global, ftrace_function_without_perfmon_is_eperm, 240)
+{
+	ftrace_function(_metadata, 0, "unprivileged", EPERM);
 }
 
 /*
