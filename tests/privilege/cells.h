@@ -27,7 +27,11 @@
  * A binary that includes this changes perf_event_paranoid, one level a
  * variant: the runner runs it in phases (runners/README.md), a level at a
  * time, setting the level once for every such binary's cells of that
- * level, which run side by side; SET_PARANOID then only checks it. One that reads
+ * level, which run side by side; SET_PARANOID then only checks it. Their
+ * identities are then one user's processes side by side: a binary whose
+ * cells count what that user holds (privilege/mlock: the ring pages it has
+ * locked) runs apart instead:
+ *	#define CELL_PHASES "" One that reads
  * another perf sysctl names it, before including this, as one that
  * changes other global state does:
  *	#define CELL_READS " reads=perf_event_mlock_kb"
@@ -50,8 +54,10 @@
 #ifndef CELL_SERIAL
 #define CELL_SERIAL ""
 #endif
-PERFCONF_META("writes=perf_event_paranoid" CELL_WRITES CELL_READS CELL_SERIAL
-	      " phases=" PC_PARANOID_SYSCTL ":paranoid_m1=-1,paranoid_0=0,paranoid_1=1,paranoid_2=2,paranoid_3=3");
+#ifndef CELL_PHASES
+#define CELL_PHASES " phases=" PC_PARANOID_SYSCTL ":paranoid_m1=-1,paranoid_0=0,paranoid_1=1,paranoid_2=2,paranoid_3=3"
+#endif
+PERFCONF_META("writes=perf_event_paranoid" CELL_WRITES CELL_READS CELL_SERIAL CELL_PHASES);
 
 #ifndef CELL_PREPARE
 #define CELL_PREPARE(_metadata) do { } while (0)

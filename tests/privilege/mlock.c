@@ -17,7 +17,9 @@
  * 3 closes it with EACCES). Where the ring maps it works: each fault is
  * one sample, at the page it touched, and VmPin grew by the extra pages:
  * exactly for the identities of uid 65534, whose perf_mlock starts at 0
- * (the binary is exclusive: no other test holds a ring); at least that
+ * (one count for every process of that user: so this binary runs no
+ * phases, and no other binary's cells run beside it, nor does any binary
+ * that becomes another identity, as they all read perf_event_paranoid); at least that
  * for root, whose other processes may hold rings (and at most the whole
  * ring).
  *
@@ -37,6 +39,7 @@
 #define CELL_PREPARE(_metadata) cover_with_hard_limit(_metadata)
 
 #define CELL_READS " reads=perf_event_mlock_kb"
+#define CELL_PHASES ""		/* above: uid 65534's perf_mlock is this binary's alone */
 #include "cells.h"
 #include "work/faults.h"
 
