@@ -54,6 +54,14 @@ static long paranoid(void)
 	return v;
 }
 
+static long max_stack(void)
+{
+	long v = -99;
+
+	pc_sysctl_get(MAX_STACK, &v);
+	return v;
+}
+
 FIXTURE(state) {
 	struct tree t;
 	struct res r;
@@ -602,6 +610,39 @@ TEST_F(state, phases_run_side_by_side_under_one_held_value)
 	fk_res_free(&self->r);
 	fk_run(&self->t, &self->r, "--list", "-v", "-t", "p");
 	EXPECT_TRUE(strstr(self->r.out, " phases=kernel/perf_event_paranoid(2)\n") != NULL) SHOW(&self->r);
+}
+
+/*
+ * A phase value the kernel refuses: that part runs as its binary would,
+ * not told of a hold (and would set the value itself, and skip); the
+ * others are held as usual.
+ */
+TEST_F(state, a_phase_value_the_kernel_refuses_is_not_held)
+{
+	char *res;
+
+	fk_script(&self->t, "q/a",
+		  "# perfconf-meta: writes=perf_event_max_stack phases=kernel/perf_event_max_stack:ok=100,bad=-1\n"
+		  "echo 'TAP version 13'\n"
+		  "if [ \"$1\" = -V ]; then echo '1..0'; exit 0; fi\n"
+		  "echo '1..1'\n"
+		  "echo \"# OBS max_stack=$(cat /proc/sys/kernel/perf_event_max_stack)\"\n"
+		  "echo \"# OBS held=$([ -n \"$PERFCONF_HELD\" ] && echo yes || echo no)\"\n"
+		  "echo \"ok 1 f.$2.c\"\n");
+	fk_run(&self->t, &self->r, "-j", "2", "-t", "q");
+	ASSERT_EQ(0, self->r.code) SHOW(&self->r);
+	res = fk_read(fk_path(&self->t, "results/results.txt"));
+	ASSERT_TRUE(res != NULL);
+	EXPECT_TRUE(fk_has_line(res, "q/a:f.ok.c PASS held=yes max_stack=100")) TH_LOG("%s", res);
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "q/a:f.bad.c PASS held=no max_stack=%ld", self->max_stack);
+		EXPECT_TRUE(fk_has_line(res, want)) TH_LOG("%s", res);
+	}
+	free(res);
+	EXPECT_EQ(self->max_stack, max_stack());
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
 }
 
 /*
