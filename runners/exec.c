@@ -547,14 +547,6 @@ bool exec_conflict(const struct job *x, const struct job *y)
 	       same_serial(x, y);
 }
 
-static void add_once(struct strv *s, const char *str)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i], str))
-			return;
-	strv_add(s, str);
-}
-
 /*
  * The binary a complaint names: the one whose session holds its PID (the
  * task, or a descendant, of that binary), or else the only running one
@@ -612,7 +604,7 @@ static void close_complaint(struct sched *s)
 		for (size_t i = 0; i < c->lines.n && j->kernel_log.n < 200; i++)
 			strv_add(&j->kernel_log, c->lines.v[i]);
 		if (c->taint)
-			add_once(&j->health, c->taint);
+			strv_add_once(&j->health, c->taint);
 		free(d);
 		complaint_free(c);
 		return;
@@ -666,14 +658,14 @@ static void check_health(struct sched *s)
 			free(s->cur.taint);
 			s->cur.taint = xstrdup(reason);
 		} else if (s->last_owner && now_s() - s->last_at < 2) {
-			add_once(&s->last_owner->health, reason);
+			strv_add_once(&s->last_owner->health, reason);
 		} else if (s->last && now_s() - s->last_at < 2) {
 			free(s->last->taint);
 			s->last->taint = xstrdup(reason);
 		} else {
 			for (size_t i = 0; i < s->n; i++) {
 				if (active(&s->jobs[i])) {
-					add_once(&s->jobs[i].health, reason);
+					strv_add_once(&s->jobs[i].health, reason);
 					anyone = true;
 				}
 			}

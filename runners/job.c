@@ -84,6 +84,19 @@ static const char *secs(double s)
 	return buf;
 }
 
+struct job job_copy(const struct job *from)
+{
+	struct job j = { .name = xstrdup(from->name), .path = xstrdup(from->path), .timeout = from->timeout,
+			 .timeout_from = xstrdup(from->timeout_from), .exclusive = from->exclusive,
+			 .last_s = from->last_s, .fd = -1 };
+
+	strv_add_all_once(&j.reads, &from->reads);
+	strv_add_all_once(&j.writes, &from->writes);
+	strv_add_all_once(&j.serial, &from->serial);
+	tap_init(&j.tap);
+	return j;
+}
+
 /* The worse of two wait statuses: a signal, then an exit status other than 0 or 4 (skip), then 0, then 4. */
 static int worse_status(int a, int b)
 {
@@ -128,9 +141,7 @@ void job_join(struct job *w, struct job *parts, size_t n)
 		}
 		for (size_t k = 0; k < p->kernel_log.n; k++)
 			strv_add(&w->kernel_log, p->kernel_log.v[k]);
-		for (size_t k = 0; k < p->health.n; k++)
-			if (!strv_has(&w->health, p->health.v[k]))
-				strv_add(&w->health, p->health.v[k]);
+		strv_add_all_once(&w->health, &p->health);
 		for (size_t k = 0; k < p->notes.n; k++)
 			strv_add(&w->notes, p->notes.v[k]);
 		planned &= p->tap.plan >= 0;

@@ -8,6 +8,8 @@
 #include "baseline.h"
 #include "runner.h"
 
+/* A job to run from's binary again: its name, path, timeout and declarations, not run yet. */
+struct job job_copy(const struct job *from);
 /*
  * A binary run in parts (run.c: phases=), once every part is done: the
  * parts' cases, in the parts' order, and how they ended, as though one

@@ -137,18 +137,12 @@ static size_t split_phases(struct job **jobsp, size_t n)
 		for (size_t k = 0; k < parts; k++, at++) {
 			struct job *p = &jobs[at];
 
-			*p = (struct job){ .name = xstrdup(w->name), .path = xstrdup(w->path), .timeout = w->timeout,
-					   .timeout_from = xstrdup(w->timeout_from),
-					   .last_s = w->last_s < 0 ? -1 : w->last_s / parts, .fd = -1,
-					   .phases = w->phases, .whole = w, .phase = k + 1 < parts ? (int)k : -1,
-					   .held = k + 1 < parts };
-			for (size_t x = 0; x < w->reads.n; x++)
-				strv_add(&p->reads, w->reads.v[x]);
-			for (size_t x = 0; x < w->writes.n; x++)
-				strv_add(&p->writes, w->writes.v[x]);
-			for (size_t x = 0; x < w->serial.n; x++)
-				strv_add(&p->serial, w->serial.v[x]);
-			tap_init(&p->tap);
+			*p = job_copy(w);
+			p->last_s = w->last_s < 0 ? -1 : w->last_s / parts;
+			p->phases = w->phases;
+			p->whole = w;
+			p->phase = k + 1 < parts ? (int)k : -1;
+			p->held = k + 1 < parts;
 		}
 	}
 	*jobsp = jobs;
@@ -205,15 +199,7 @@ static int rerun_suspects(struct health *h, const struct job *jobs, size_t n)
 					from = &jobs[x];
 			if (!from)
 				continue;
-			one = (struct job){ .name = xstrdup(from->name), .path = xstrdup(from->path),
-					    .timeout = from->timeout, .timeout_from = xstrdup(from->timeout_from),
-					    .exclusive = from->exclusive, .last_s = -1, .fd = -1 };
-			for (size_t w = 0; w < from->reads.n; w++)
-				strv_add(&one.reads, from->reads.v[w]);
-			for (size_t w = 0; w < from->writes.n; w++)
-				strv_add(&one.writes, from->writes.v[w]);
-			for (size_t w = 0; w < from->serial.n; w++)
-				strv_add(&one.serial, from->serial.v[w]);
+			one = job_copy(from);
 			h->keep_all = true;
 			stop = exec_run(&one, 1, 1, h, rerun_done, NULL);
 			h->keep_all = false;

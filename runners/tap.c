@@ -57,13 +57,6 @@ void tap_free(struct tap *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static void add_unique(struct strv *to, const struct strv *from)
-{
-	for (size_t i = 0; i < from->n; i++)
-		if (!strv_has(to, from->v[i]))
-			strv_add(to, from->v[i]);
-}
-
 void tap_append(struct tap *dst, struct tap *src)
 {
 	size_t base = dst->ncases;
@@ -98,9 +91,9 @@ void tap_append(struct tap *dst, struct tap *src)
 		dst->crash_signal = src->crash_signal;
 		src->harness_crash = NULL;
 	}
-	add_unique(&dst->problems, &src->problems);
-	add_unique(&dst->read, &src->read);
-	add_unique(&dst->wrote, &src->wrote);
+	strv_add_all_once(&dst->problems, &src->problems);
+	strv_add_all_once(&dst->read, &src->read);
+	strv_add_all_once(&dst->wrote, &src->wrote);
 }
 
 static void log_diag(struct tap *t, const char *text)

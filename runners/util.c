@@ -185,6 +185,18 @@ bool strv_has(const struct strv *s, const char *str)
 	return false;
 }
 
+void strv_add_once(struct strv *s, const char *str)
+{
+	if (!strv_has(s, str))
+		strv_add(s, str);
+}
+
+void strv_add_all_once(struct strv *to, const struct strv *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		strv_add_once(to, from->v[i]);
+}
+
 double now_s(void)
 {
 	struct timespec ts;

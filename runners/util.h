@@ -40,6 +40,10 @@ void strv_add(struct strv *s, const char *str);
 void strv_addf(struct strv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strv_free(struct strv *s);
 bool strv_has(const struct strv *s, const char *str);
+/* strv_add, unless s has it already. */
+void strv_add_once(struct strv *s, const char *str);
+/* Each string of from that to does not have yet, in order. */
+void strv_add_all_once(struct strv *to, const struct strv *from);
 
 /* Monotonic seconds. */
 double now_s(void);
