@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf_event_open() and the attr builders. */
+#include <alloca.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/hw_breakpoint.h>
@@ -9,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -19,9 +23,96 @@
 
 static __thread int last_open_errno;
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#endif
+#define STACK_PAGED_IN (64 * 1024)	/* each way from the caller's frame */
+
+static bool paged_in;	/* this process: a fork's child starts again */
+
+static void page_in_again(void)
+{
+	paged_in = false;
+}
+
+__attribute__((constructor)) static void page_in_after_fork(void)
+{
+	pthread_atfork(NULL, NULL, page_in_again);
+}
+
+/* Every executable segment of an object: populated, or else one read a page. */
+static int page_in_code(struct dl_phdr_info *info, size_t size __attribute__((unused)), void *populate)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
+
+		if (ph->p_type != PT_LOAD || (ph->p_flags & (PF_X | PF_R)) != (PF_X | PF_R))
+			continue;
+		start &= ~(pg - 1);
+		if (*(bool *)populate)
+			madvise((void *)start, end - start, MADV_POPULATE_READ);
+		else
+			for (uintptr_t a = start; a < end; a += pg)
+				(void)*(volatile const char *)a;
+	}
+	return 0;
+}
+
+/* Fill STACK_PAGED_IN bytes of stack below its frame, writing each page. */
+__attribute__((__noinline__)) static void touch_stack_below(void)
+{
+	volatile char *below = alloca(STACK_PAGED_IN);
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	for (uintptr_t off = 0; off < STACK_PAGED_IN; off += pg)
+		below[off] = 0;
+}
+
+/*
+ * A case runs in a forked child, and fork copies no page table entry of
+ * code: the child faults its code in again, 16 pages at a time in blocks
+ * aligned to their addresses (fault-around), which ASLR moves. Its first
+ * store to each stack page it shares with its parent is a copy-on-write
+ * fault, and where the stack starts within its page is random too. So
+ * whether code or a frame that first runs while an event counts takes a
+ * fault would be chance, and an exact count of the case's own page faults
+ * with it. Before its first event, a process pages in all its code and the
+ * stack around the caller: with MADV_POPULATE_READ/WRITE (5.14), faults no
+ * event counts; where the kernel refuses them, by touching each page.
+ */
+__attribute__((__noinline__)) static void page_in_process(void)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) & ~(pg - 1);
+	int saved = errno;
+	bool populate = !madvise((void *)sp, pg, MADV_POPULATE_WRITE);
+	uintptr_t a = sp - pg;
+
+	dl_iterate_phdr(page_in_code, &populate);
+	/* page by page, to the ends of the stack's mapping; below it, it grows */
+	for (; populate && a >= sp - STACK_PAGED_IN; a -= pg)
+		if (madvise((void *)a, pg, MADV_POPULATE_WRITE))
+			break;
+	if (a >= sp - STACK_PAGED_IN)
+		touch_stack_below();
+	for (a = sp + pg; populate && a < sp + STACK_PAGED_IN; a += pg)
+		if (madvise((void *)a, pg, MADV_POPULATE_WRITE))
+			break;
+	errno = saved;
+	paged_in = true;
+}
+
 int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
-	long fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+	long fd;
+
+	if (!paged_in)
+		page_in_process();
+	fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 
 	last_open_errno = fd < 0 ? errno : 0;
 	if (fd < 0) {

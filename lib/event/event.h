@@ -22,6 +22,12 @@
 /*
  * perf_event_open(2). Returns the fd, or -errno; errno is also left set
  * exactly as the kernel left it (nothing in between may clobber it).
+ *
+ * Before the first event a process opens (a forked child's first too), it
+ * pages in all its code and 64 KiB of stack each way from the caller, so
+ * that what an event counts of this task's page faults is its work, not
+ * the first run of some code or frame (event.c says why; MADV_POPULATE_*
+ * where the kernel has it, 5.14, faults no event counts).
  */
 int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 /*

@@ -25,7 +25,7 @@
  * are asserted everywhere.
  *
  * Counted with software page faults in user mode: n fresh pages, n
- * faults (the stack touched beforehand).
+ * faults (the code and stack paged in by the first pc_open()).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -36,19 +36,6 @@
 #define N 16
 #define M 8
 #define FMT (PERF_FORMAT_GROUP | PERF_FORMAT_ID)
-
-/*
- * Write 64 KiB of stack below this frame: the case runs in a forked
- * child, and its first write to each page it shares with the parent is a
- * fault; this takes them before anything counts.
- */
-static noinline void touch_stack(void)
-{
-	volatile char b[64 * 1024];
-
-	for (size_t i = 0; i < sizeof(b); i += 256)
-		b[i] = 0;
-}
 
 /* Open descriptors of this process. */
 static int open_fds(void)
@@ -118,7 +105,6 @@ FIXTURE_SETUP(global)
 {
 	struct pc_read_values v;
 
-	touch_stack();
 	self->before = open_fds();
 	ASSERT_LT(0, self->before);
 	pc_work_page_faults(1);

@@ -32,7 +32,6 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <time.h>
 
 #include "work/faults.h"
 #include "work/measure.h"
@@ -53,18 +52,19 @@ static int sig_of(int setsig)
 	return setsig ? SIGRTMIN + 2 : SIGIO;
 }
 
-/* Block sig in this thread, and drop any occurrence already pending. */
+/*
+ * Block sig in this thread, and drop any occurrence already pending: with
+ * pc_signals_take(), so that its code is paged in before an event counts
+ * this task's faults.
+ */
 static void block(int sig)
 {
-	struct timespec zero = { 0 };
-	siginfo_t si;
 	sigset_t set;
 
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	while (sigtimedwait(&set, &si, &zero) == sig)
-		;
+	pc_signals_take(sig, INT_MAX, NULL);
 }
 
 /* O_ASYNC on fd, the owner `ex`, the signal setsig (0: none). 0 or -errno. */
