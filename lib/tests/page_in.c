@@ -79,11 +79,14 @@ static long absent_stack(uintptr_t frame)
 	return absent;
 }
 
-static int open_dummy(void)
+/* The page-in comes first, whether or not the kernel then opens the event. */
+static void open_dummy(void)
 {
 	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+	int fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
-	return pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* In this (forked) process, before and after its first event. */
@@ -91,17 +94,14 @@ static void first_open_pages_in(struct __test_metadata *_metadata)
 {
 	size_t pages = 0;
 	long before = absent_code(NULL);
-	int fd;
 
 	if (before == -ENOENT || before == -EACCES)
 		SKIP(return, "/proc/self/pagemap: %s", pc_errno_name((int)-before));
 	ASSERT_LE(0, before);
-	fd = open_dummy();
-	ASSERT_LE(0, fd) TH_LOG("%s", pc_errno_name(-fd));
+	open_dummy();
 	EXPECT_EQ(0, absent_code(&pages)) TH_LOG("of %zu code pages", pages);
 	EXPECT_EQ(0, absent_stack((uintptr_t)__builtin_frame_address(0)));
 	EXPECT_LT(0, before) TH_LOG("the control: a fork's child had all %zu code pages", pages);
-	close(fd);
 }
 
 TEST(first_open_pages_in_code_and_stack)
@@ -112,10 +112,10 @@ TEST(first_open_pages_in_code_and_stack)
 /* A child forked after its parent's first event pages in at its own first. */
 TEST(a_forked_child_pages_in_again)
 {
-	int fd = open_dummy(), status;
+	int status;
 	pid_t pid;
 
-	ASSERT_LE(0, fd);
+	open_dummy();
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -125,7 +125,6 @@ TEST(a_forked_child_pages_in_again)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(KSFT_PASS, WEXITSTATUS(status));
-	close(fd);
 }
 
 TEST_HARNESS_MAIN
