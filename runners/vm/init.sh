@@ -116,7 +116,12 @@ if [ -x build/perfconf ]; then
 	rec=$(build/perfconf info "$@" | sed -n 's/^record target: //p')
 	[ -n "$prof" ] || prof=$(profile)${VARIANT:+-$VARIANT}
 	echo "$M id $(uname -r) $(uname -m) $prof"
-	[ "$RECORD" = 1 ] && set -- "$@" --record="/pc/record/${rec##*/}"
+	# From the baseline there is, so that a recording with -t or -x
+	# replaces the selected binaries' lines and keeps the others.
+	if [ "$RECORD" = 1 ]; then
+		[ ! -f "$rec" ] || cp "$rec" "/pc/record/${rec##*/}"
+		set -- "$@" --record="/pc/record/${rec##*/}"
+	fi
 	echo "# perfconf $* $PERFCONF_ARGS"
 	# shellcheck disable=SC2086
 	build/perfconf "$@" $PERFCONF_ARGS </dev/null
