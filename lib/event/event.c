@@ -75,7 +75,9 @@ __attribute__((__noinline__)) static void touch_stack_below(void)
 /*
  * A case runs in a forked child, and fork copies no page table entry of
  * code: the child faults its code in again, 16 pages at a time in blocks
- * aligned to their addresses (fault-around), which ASLR moves. Its first
+ * aligned to their addresses (fault-around), which ASLR moves, and
+ * without the pages another process holds locked just then (libc's, that
+ * every binary beside it runs: filemap_map_pages() only trylocks). Its first
  * store to each stack page it shares with its parent is a copy-on-write
  * fault, and where the stack starts within its page is random too. So
  * whether code or a frame that first runs while an event counts takes a
