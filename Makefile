@@ -12,6 +12,7 @@
 #               the suite as a tree that runs without the source (a static
 #               tarball for dist; README.md, Install)
 #   make check-dist  that tarball run in a root with no libc, compiler or source
+#   make check-fresh the README's commands in a clean Debian 12 root (debootstrap)
 #   make clean  remove build/
 #
 # Test binaries are found, not listed: tests/<area>/<behaviour>.c becomes
@@ -151,6 +152,17 @@ check-lava: $(DEPS_STAMP)
 	@runners/lava/check.sh -k $(LAVA_KERNEL) -a "$(LAVA_ARGS)" -o $(B)/lava
 
 .PHONY: check-lava
+
+# The README's commands on a fresh Debian 12 machine: a clean root made
+# with debootstrap, a fresh clone of HEAD, `make run` and a matrix of one
+# default and one opt-in target of each kind (scripts/check-fresh.sh). It
+# needs no build here. Not part of make test:
+#   make check-fresh [FRESH_TARGETS="x86_64-6.1 riscv64-6.12"]
+FRESH_TARGETS ?=
+check-fresh:
+	@scripts/check-fresh.sh $(FRESH_TARGETS)
+
+.PHONY: check-fresh
 
 # The attr fields that have no test binary in tests/attr (the list must be empty).
 coverage: $(RUNNER)

@@ -278,6 +278,8 @@ static int cmd_restore(int argc)
 
 	if (argc != 1)
 		fail_usage("restore takes no argument");
+	if (require_root("restore"))
+		return EXIT_SETUP;
 	/* A live run restores its own changes; only a dead run's are ours to put back. */
 	{
 		long holder;
@@ -288,7 +290,7 @@ static int cmd_restore(int argc)
 			return EXIT_SETUP;
 		}
 		if (err) {
-			warnx_("cannot take the run lock /run/perfconf/run.lock: %s", strerror(-err));
+			warnx_("cannot take the run lock /run/perfconf/run.lock: %s", run_lock_why(err));
 			return EXIT_SETUP;
 		}
 	}

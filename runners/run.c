@@ -273,6 +273,23 @@ static void report_complaints(const struct health *h, struct sbuf *tail, struct 
 	}
 }
 
+int require_root(const char *what)
+{
+	if (geteuid() == 0)
+		return 0;
+	warnx_("%s runs as root, not uid %d: its cases build identities with libcap and set sysctls, "
+	       "and the baselines are root's runs (as any user: -l, diff, abi, coverage, info)",
+	       what, (int)geteuid());
+	return EXIT_SETUP;
+}
+
+const char *run_lock_why(int err)
+{
+	if (err == -ENOSYS)	/* flock() is sys_ni_syscall */
+		return "this kernel has no file locking (CONFIG_FILE_LOCKING)";
+	return strerror(-err);
+}
+
 int cmd_run(struct opts *o)
 {
 	struct kernel_id k;
@@ -338,6 +355,8 @@ int cmd_run(struct opts *o)
 				: "no test binaries under %s/tests", o->dir);
 		return exit_code(o, EXIT_SETUP);
 	}
+	if (require_root("the suite"))
+		return exit_code(o, EXIT_SETUP);
 
 	/* The baseline. */
 	if (o->baseline) {
@@ -422,7 +441,7 @@ int cmd_run(struct opts *o)
 			err = pc_sysctl_lock_runs(true, &holder);
 		}
 		if (err) {
-			warnx_("cannot take the run lock /run/perfconf/run.lock: %s", strerror(-err));
+			warnx_("cannot take the run lock /run/perfconf/run.lock: %s", run_lock_why(err));
 			return exit_code(o, EXIT_SETUP);
 		}
 	}

@@ -25,6 +25,15 @@ struct opts {
 int exit_code(const struct opts *o, int code);
 /* The directory of the running executable. */
 char *self_dir(void);
+/*
+ * The suite runs as root (README, "Who runs it"): its cases build their
+ * identities with libcap, set sysctls and read root-only kernel facts, and
+ * the baselines are root's runs. 0 as root; otherwise one line saying so
+ * and EXIT_SETUP. WHAT names the command ("the suite", "restore").
+ */
+int require_root(const char *what);
+/* The run lock's error, -errno from pc_sysctl_lock_runs(), in words. */
+const char *run_lock_why(int err);
 /* Run the suite as the options say; returns the exit code. */
 int cmd_run(struct opts *o);
 

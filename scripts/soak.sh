@@ -37,7 +37,8 @@
 # every run is a regression, not a flake.
 #
 # SOAK_RUNNER: the runner (default build/perfconf), so that a test can put
-# a fake one in its place.
+# a fake one in its place; SOAK_DIR: where the soaks' directories go
+# (default build/soak).
 set -eu
 
 usage="usage: scripts/soak.sh N [--stress] [--target TARGET] [--] [RUNNER OPTION...]"
@@ -95,8 +96,9 @@ fi
 
 # --- the soak's directory ----------------------------------------------------
 
-dir=$root/build/soak/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$root/build/soak"
+top=${SOAK_DIR:-$root/build/soak}
+dir=$top/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$top"
 mkdir "$dir" 2>/dev/null || { dir=$dir-$$ && mkdir "$dir"; }
 
 # --- cleanup: the run in flight and stress-ng, whatever ends the soak --------
@@ -104,13 +106,21 @@ mkdir "$dir" 2>/dev/null || { dir=$dir-$$ && mkdir "$dir"; }
 child=
 stress_pid=
 
-# The runner (or matrix.sh) gets TERM, which both handle (sysctls restored,
-# qemu stopped); a child started in the background ignores INT.
+# A run is a process group of its own (run_one): TERM goes to all of it,
+# the runner or matrix.sh, which handle it (sysctls restored, qemu stopped),
+# and whatever they had in the foreground (a build, whose end a shell's trap
+# would wait for). What is left 10 s after the run's leader ended gets KILL.
 # shellcheck disable=SC2317 # run from the traps
 stop_child() {
 	[ -n "$child" ] || return 0
-	kill -TERM "$child" 2>/dev/null || true
+	kill -TERM "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null || true
 	wait "$child" 2>/dev/null || true
+	t=0
+	while kill -0 "-$child" 2>/dev/null && [ "$t" -lt 100 ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	kill -KILL "-$child" 2>/dev/null || true
 	child=
 }
 
@@ -198,17 +208,19 @@ check_stress() {
 # --- one run -----------------------------------------------------------------
 
 # RUN RUNNER-OPTIONS...: the runner, or the target's matrix run, in the
-# background (so that a signal reaches the trap at once) into run-RUN/.
+# background (so that a signal reaches the trap at once) and in a process
+# group of its own (setsid: a background child of this shell leads none,
+# so setsid runs it in place and its pid is the group's), into run-RUN/.
 # Sets rc to the runner's exit code.
 run_one() {
 	rd=$dir/run-$1
 	shift
 	mkdir "$rd"
 	if [ -z "$target" ]; then
-		"$runner" --results "$rd" "$@" >"$rd/output.log" 2>&1 &
+		setsid "$runner" --results "$rd" "$@" >"$rd/output.log" 2>&1 &
 	else
 		VM_RESULTS=$rd/vm VM_ARGS="${VM_ARGS:+$VM_ARGS }$*" \
-			"$runner" matrix "$target" >"$rd/output.log" 2>&1 &
+			setsid "$runner" matrix "$target" >"$rd/output.log" 2>&1 &
 	fi
 	child=$!
 	rc=0

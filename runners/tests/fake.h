@@ -14,14 +14,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <limits.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -204,8 +210,27 @@ static inline void fk_res_free(struct res *r)
 /*
  * Start the runner on the tree: --dir, --expected, --results point into
  * it; $PERFCONF_STATE_DIR and $FAKE_OUT too. args: NULL-terminated.
+ * $FK_AS_UID: the runner runs as that uid (and gid), with no groups.
+ * $FK_NO_FLOCK: flock() fails with ENOSYS, as in a kernel without
+ * CONFIG_FILE_LOCKING (fk_deny_flock).
  * Returns the pid; stdout/stderr go to <root>/stdout, <root>/stderr.
  */
+/* From now on, flock() answers ENOSYS in this process and its children (seccomp). */
+static inline int fk_deny_flock(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_flock, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) ? -errno : 0;
+}
+
 static inline pid_t fk_start_v(struct tree *t, const char *cmd, char *const *args)
 {
 	char *argv[64];
@@ -249,6 +274,14 @@ static inline pid_t fk_start_v(struct tree *t, const char *cmd, char *const *arg
 		dup2(fd, 2);
 		fd = open("/dev/null", O_RDONLY);
 		dup2(fd, 0);
+		if (getenv("FK_NO_FLOCK") && fk_deny_flock())
+			_exit(126);
+		if (getenv("FK_AS_UID")) {	/* the runner as another user, no capabilities */
+			uid_t uid = atoi(getenv("FK_AS_UID"));
+
+			if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+				_exit(126);
+		}
 		execv(argv[0], argv);
 		_exit(127);
 	}

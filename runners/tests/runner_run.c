@@ -343,6 +343,45 @@ TEST_F(run, usage_errors_exit_2)
 	EXPECT_TRUE(strstr(self->r.err, "\n" "perfconf:") == NULL) SHOW(&self->r);	/* one message */
 }
 
+/* As any user but root: the suite refuses in one line; what reads no kernel state works. */
+TEST_F(run, not_root_is_told_in_one_line)
+{
+	if (geteuid() != 0)
+		SKIP(return, "needs root to become another user");
+	fk_pass(&self->t, "a/b", 1);
+	ASSERT_EQ(0, chmod(self->t.root, 0755));
+	setenv("FK_AS_UID", "65534", 1);
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "the suite runs as root, not uid 65534") != NULL) SHOW(&self->r);
+	EXPECT_EQ(strlen(self->r.err) - 1, strcspn(self->r.err, "\n")) SHOW(&self->r);	/* one line */
+	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "restore", NULL);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "restore runs as root, not uid 65534") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r, "-l");
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "a/b")) SHOW(&self->r);
+	unsetenv("FK_AS_UID");
+}
+
+/* A kernel without file locking: the runner names the option, and a bisect step cannot test it. */
+TEST_F(run, no_file_locking_is_named)
+{
+	fk_pass(&self->t, "a/b", 1);
+	setenv("FK_NO_FLOCK", "1", 1);
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "this kernel has no file locking (CONFIG_FILE_LOCKING)") != NULL)
+		SHOW(&self->r);
+	EXPECT_EQ(strlen(self->r.err) - 1, strcspn(self->r.err, "\n")) SHOW(&self->r);	/* one line */
+	fk_res_free(&self->r);
+	fk_run(&self->t, &self->r, "--bisect");
+	EXPECT_EQ(125, self->r.code) SHOW(&self->r);
+	unsetenv("FK_NO_FLOCK");
+}
+
 TEST_F(run, junit)
 {
 	char cmd[PATH_MAX * 3];

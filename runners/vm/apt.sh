@@ -19,7 +19,9 @@
 #
 # Environment: VM_DIR (default build/vm), VM_REFRESH=1 forces an update,
 # VM_REFRESH=0 never updates lists that exist; otherwise lists older than
-# VM_LISTS_DAYS (default 7) days are refreshed.
+# VM_LISTS_DAYS (default 7) days are refreshed. VM_MIRROR: the Debian
+# mirror (default http://deb.debian.org, holding debian/ and
+# debian-security/); a file: mirror is trusted as it is (a local copy).
 set -euo pipefail
 
 vm=${VM_DIR:-build/vm}
@@ -38,9 +40,16 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 compat=""
 [ -r "$dir/compat-archs" ] && compat=$(tr -cd 'a-z0-9,' <"$dir/compat-archs")
 archs=amd64,arm64${compat:+,$compat}
-guests=amd64,arm64
-for a in ${compat//,/ }; do case $a in riscv64 | s390x) guests=$guests,$a ;; esac; done
-suite_archs() { case $1 in *-*) echo "$guests" ;; *) echo "$archs" ;; esac; }
+# SUITE ARCHS: the archs of ARCHS whose lists that suite gives.
+suite_archs() {
+	local a out=""
+	for a in ${2//,/ }; do
+		case $1,$a in *-*,i386 | *-*,armhf) ;; *) out=$out,$a ;; esac
+	done
+	echo "${out#,}"
+}
+mirror=${VM_MIRROR:-http://deb.debian.org}
+case $mirror in file:*) trust="trusted=yes" ;; *) trust="signed-by=$keyring" ;; esac
 
 # Where each kernel line comes from: bullseye(-security) 5.10 (and 6.1
 # backports), bookworm(-security, -backports) 6.1 and 6.12, trixie 6.12 and
@@ -50,11 +59,11 @@ debian:bookworm debian-security:bookworm-security debian:bookworm-backports
 debian:trixie debian-security:trixie-security debian:trixie-backports
 debian:sid"
 
-write_sources() {
+write_sources() { # ARCHS
 	local s tmp=$dir/sources.list.tmp
 	: >"$tmp"
 	for s in $suites; do
-		echo "deb [arch=$(suite_archs "${s#*:}") signed-by=$keyring] http://deb.debian.org/${s%%:*} ${s#*:} main" >>"$tmp"
+		echo "deb [arch=$(suite_archs "${s#*:}" "$1") $trust] $mirror/${s%%:*} ${s#*:} main" >>"$tmp"
 	done
 	if cmp -s "$tmp" "$dir/sources.list"; then rm -f "$tmp"; else mv "$tmp" "$dir/sources.list"; fi
 	[ -e "$dir/status" ] || : >"$dir/status"
@@ -93,23 +102,38 @@ stale() {
 	[ -n "$(find "$dir/lists" -maxdepth 1 -name '*sid_InRelease' -mtime +"${VM_LISTS_DAYS:-7}")" ]
 }
 
+# One pass of apt-get update with the lists of ARCHS, whose last arch is the
+# one this pass adds (NEW). apt updates a suite as one transaction: one
+# index that does not match its Release (some mirrors serve stale ones of
+# an opt-in arch's -security or -backports) keeps the whole suite as it was
+# before the pass, for every arch. Hence a pass per opt-in arch, after the
+# default archs' own: a stale index then leaves out only its own arch's
+# packages of that suite, never another arch's. Anything else fails.
+update_pass() { # ARCHS NEW
+	local bad
+	write_sources "$1"
+	apt-get "${opts[@]}" update >"$dir/update.log" 2>&1 && return 0
+	bad=$(grep '^E: Failed to fetch' "$dir/update.log" |
+		grep -vE "/dists/[a-z]+-(security|backports)/main/binary-$2/" || true)
+	if [ -n "$bad" ] || [ "$2" = none ] || ! grep -q '^E: Failed to fetch' "$dir/update.log"; then
+		echo "vm: apt-get update failed:" >&2
+		tail -n 5 "$dir/update.log" >&2
+		return 2
+	fi
+	grep '^E: Failed to fetch' "$dir/update.log" | sed -E 's|.*/dists/([^/]+)/main/binary-([^/]+)/.*|vm: warning: the mirror'"'"'s \1 index for \2 does not match its Release (being synced?): its \2 packages of \1 are left out|' >&2
+}
+
 do_update() {
-	local t0=$SECONDS
-	write_sources
+	local t0=$SECONDS a pass=amd64,arm64
 	echo "vm: updating the private package lists ($dir)" >&2
-	if ! apt-get "${opts[@]}" update >"$dir/update.log" 2>&1; then
-		# An opt-in arch's index of a -security or -backports suite that
-		# does not match its Release (some mirrors serve stale ones) only
-		# hides that suite's packages of that arch; anything else fails.
-		local bad
-		bad=$(grep '^E: Failed to fetch' "$dir/update.log" |
-			grep -vE "/dists/[a-z]+-(security|backports)/main/binary-(${compat//,/|}|none)/" || true)
-		if [ -n "$bad" ] || ! grep -q '^E: Failed to fetch' "$dir/update.log" || ! have_lists; then
-			echo "vm: apt-get update failed:" >&2
-			tail -n 5 "$dir/update.log" >&2
-			return 2
-		fi
-		grep '^E: Failed to fetch' "$dir/update.log" | sed -E 's|.*/dists/([^/]+)/main/binary-([^/]+)/.*|vm: warning: the mirror'"'"'s \1 index for \2 does not match its Release (being synced?): its packages are left out|' >&2
+	update_pass "$pass" none || return 2
+	for a in ${compat//,/ }; do
+		pass=$pass,$a
+		update_pass "$pass" "$a" || return 2
+	done
+	if ! have_lists; then
+		echo "vm: apt-get update left no sid lists for every arch of $archs (log: $dir/update.log)" >&2
+		return 2
 	fi
 	build_index
 	: >"$dir/unavailable"

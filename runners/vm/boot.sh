@@ -156,6 +156,8 @@ s390x)
 		-append "console=ttysclp0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
 	;;
 esac
+command -v "${qemu[0]}" >/dev/null ||
+	{ echo "vm: ${qemu[0]} not found (runners/vm/deps.sh $arch installs it)" >&2; exit 2; }
 qemu+=(-m "$mem" -smp "$smp" -nodefaults -no-user-config -display none -nic none -no-reboot
 	-initrd "$run/initrd" -serial "file:$log" -monitor none)
 printf '%q ' "${qemu[@]}" >"$run/qemu.cmd"

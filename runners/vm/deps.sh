@@ -5,7 +5,12 @@
 # Idempotent and quiet when all is there; scripts/apt-install.sh (shared
 # with scripts/deps.sh) checks and installs. Exit 2 when a package is
 # missing and cannot be installed.
-#   runners/vm/deps.sh
+#   runners/vm/deps.sh [GUEST-ARCH...]
+#
+# The default guests' qemu (x86_64, arm64) always; an opt-in guest arch
+# (riscv64, s390x) adds its qemu, qemu-system-misc (its firmware, OpenSBI
+# and s390-ccw.img, is in qemu-system-data). Their cross compilers are
+# build-static.sh's, on first use.
 #
 # The arm64 pieces that have no cross package (busybox, libcap, zlib) are not
 # installed: build-static.sh and initramfs.sh fetch their arm64 .debs at the
@@ -16,6 +21,13 @@ set -eu
 packages="qemu-system-x86 qemu-system-arm qemu-system-data busybox-static
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio xz-utils gzip zstd
 build-essential libcap-dev zlib1g-dev ca-certificates"
+for a in "$@"; do
+	case $a in
+	x86_64 | arm64 | i386 | armhf) ;;
+	riscv64 | s390x) packages="$packages qemu-system-misc" ;;
+	*) echo "vm: deps.sh: unknown guest arch $a (x86_64, arm64, i386, armhf, riscv64, s390x)" >&2; exit 2 ;;
+	esac
+done
 
 # shellcheck disable=SC2086
 exec sh "$(dirname "$0")/../../scripts/apt-install.sh" -p matrix $packages

@@ -30,7 +30,9 @@
 # VM_RECORD=1 (record each target's baseline into VM_RECORD_DIR, default
 # expected/), VM_ARGS (extra runner options in the guests), VM_REFRESH and
 # VM_LISTS_DAYS (package lists, see apt.sh), VM_DIR, VM_CACHE.
-set -euo pipefail
+set -eEuo pipefail
+# Every exit says why: a command that fails where nothing handles it is named.
+trap 'echo "matrix: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."
@@ -103,22 +105,42 @@ for t in $targets; do
 	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386, arm64-M.m-armhf, riscv64-M.m, s390x-M.m)" >&2; exit 2; }
 done
 
-"$here/deps.sh" || exit 2
+fail() { # WHY
+	echo "matrix: $1" >&2
+	exit 2
+}
+guest_archs=$(for t in $targets; do parse "$t"; done | awk '{ print $1; if ($3 == "i386" || $3 == "armhf") print $3 }' | sort -u)
+# shellcheck disable=SC2086 # a list of archs
+"$here/deps.sh" $guest_archs || fail "the VM matrix's packages are missing (runners/vm/deps.sh "$guest_archs")"
 mkdir -p "$vm"
 exec 8>"$vm/matrix.lock"
-flock -n 8 || { echo "matrix: another matrix run is using $vm" >&2; exit 2; }
+flock -n 8 || fail "another matrix run is using $vm"
 rm -rf "$vm/run" && mkdir -p "$vm/run"
-# Stopped: stop the boots (each kills its qemu) and clean up.
+# Stopped: stop the steps and the boots (each boot kills its qemu), and clean up.
 stop() {
-	trap - INT TERM EXIT
+	trap - INT TERM EXIT ERR
 	local p
-	for p in $(jobs -p); do kill -TERM "$p" 2>/dev/null || true; done
+	for p in $(jobs -p); do kill -TERM "-$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	rm -rf "$vm/run"
 	exit "${1:-130}"
 }
 trap 'stop 130' INT
 trap 'stop 143' TERM
+
+# OUT CMD...: a setup step (resolving a kernel, building the suite), its
+# stdout into OUT; returns its exit code. In the background and in a
+# process group of its own (setsid runs it in place: a background child
+# leads no group), so that a signal reaches the traps at once (bash runs a
+# trap only after its foreground command ends) and stop() ends all of it,
+# a build's make and compilers too.
+step() {
+	local out=$1 rc=0
+	shift
+	setsid "$@" >"$out" &
+	wait $! || rc=$?
+	return "$rc"
+}
 
 # A target's kernel flavour ("" for i386 and armhf, userlands) and
 # userland (its suite's build: the arch, i386 or armhf).
@@ -133,7 +155,8 @@ for t in $targets; do
 	key="$arch-$line${flavour:+-$flavour}"
 	[ -n "${kdir[$key]:-}" ] && continue
 	t0=$(date +%s.%N)
-	if k=$("$here/resolve-kernel.sh" "$arch" "$line" $flavour); then
+	if step "$vm/run/kernel.$key" "$here/resolve-kernel.sh" "$arch" "$line" $flavour; then
+		k=$(cat "$vm/run/kernel.$key")
 		kdir[$key]=$k
 		echo "matrix: $key: $(cat "$k/package") ($(secs "$t0" "$(date +%s.%N)") s)" >&2
 	else
@@ -150,8 +173,10 @@ done
 for arch in x86_64 arm64 i386 armhf riscv64 s390x; do
 	[ -n "${want[$arch]:-}" ] || continue
 	t0=$(date +%s.%N)
-	b=$("$here/build-static.sh" "$arch") || exit 2
-	initrd[$arch]=$("$here/initramfs.sh" "$arch" "$b") || exit 2
+	step "$vm/run/build.$arch" "$here/build-static.sh" "$arch" || fail "$arch: building the suite failed (exit $?)"
+	b=$(cat "$vm/run/build.$arch")
+	step "$vm/run/initrd.$arch" "$here/initramfs.sh" "$arch" "$b" || fail "$arch: packing the initramfs failed (exit $?)"
+	initrd[$arch]=$(cat "$vm/run/initrd.$arch")
 	echo "matrix: $arch: suite built and packed ($(secs "$t0" "$(date +%s.%N)") s)" >&2
 done
 

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shell around the runner, on fakes: the VM matrix's private package
+ * lists (runners/vm/apt.sh) on a mirror in a directory, a soak stopped
+ * mid-run (scripts/soak.sh), and the kernel config fragment that
+ * scripts/bisect-kernel.sh builds with (runners/vm/kernel.config).
+ */
+#include "perfconf.h"
+#include "fake.h"
+
+FIXTURE(scripts) {
+	struct tree t;
+	char *out;
+};
+
+FIXTURE_SETUP(scripts)
+{
+	fk_tree(&self->t);
+	self->out = NULL;
+}
+
+FIXTURE_TEARDOWN(scripts)
+{
+	free(self->out);
+	fk_tree_free(&self->t);
+}
+
+/* sh -c CMD in the source tree, with TREE set to the tree root; its stdout and stderr in self->out. */
+static int sh(struct tree *t, char **out, const char *fmt, ...)
+{
+	char cmd[8192], log[PATH_MAX + 16], *full;
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(log, sizeof(log), "%s/sh.log", t->root);
+	if (asprintf(&full, "cd '%s' && TREE='%s' sh -c '%s' >'%s' 2>&1", PERFCONF_SOURCE, t->root, cmd, log) < 0)
+		abort();
+	st = system(full);
+	free(full);
+	free(*out);
+	*out = fk_read(log);
+	if (!*out)
+		*out = strdup("");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+#define APT "VM_DIR=$TREE/vm VM_MIRROR=file:$TREE/mirror runners/vm/apt.sh"
+
+/*
+ * apt updates a suite as one transaction: an opt-in arch's stale index of
+ * trixie-security once dropped that suite for amd64 and arm64 too, and with
+ * it every kernel line from 6.16 on. A stale index now leaves out its own
+ * arch's packages of its suite, and nothing else, also when the lists are
+ * refreshed later.
+ */
+TEST_F(scripts, one_arch_stale_index_hides_no_other_arch)
+{
+	ASSERT_EQ(0, sh(&self->t, &self->out, "runners/tests/fake_mirror.sh $TREE/mirror trixie-security:riscv64"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, sh(&self->t, &self->out, APT " add-arch riscv64")) TH_LOG("%s", self->out);
+	for (int refresh = 0; refresh < 2; refresh++) {
+		ASSERT_EQ(0, sh(&self->t, &self->out, "VM_REFRESH=%d " APT " update", refresh))
+			TH_LOG("%s", self->out);
+		EXPECT_TRUE(strstr(self->out, "trixie-security index for riscv64 does not match") != NULL)
+			TH_LOG("%s", self->out);
+		ASSERT_EQ(0, sh(&self->t, &self->out, APT " kernels"));
+		EXPECT_TRUE(fk_has_line(self->out, "amd64 trixie-security linux-image-7-amd64 7 2000000"))
+			TH_LOG("refresh %d:\n%s", refresh, self->out);
+		EXPECT_TRUE(fk_has_line(self->out, "arm64 trixie-security linux-image-7-arm64 7 2000000"))
+			TH_LOG("refresh %d:\n%s", refresh, self->out);
+		EXPECT_TRUE(fk_has_line(self->out, "riscv64 trixie-backports linux-image-8-riscv64 8 2000000"))
+			TH_LOG("refresh %d:\n%s", refresh, self->out);
+		EXPECT_TRUE(strstr(self->out, "riscv64 trixie-security") == NULL) TH_LOG("%s", self->out);
+	}
+}
+
+/* A default arch's stale index is not left out quietly: the update fails in words. */
+TEST_F(scripts, default_arch_stale_index_fails_the_update)
+{
+	ASSERT_EQ(0, sh(&self->t, &self->out, "runners/tests/fake_mirror.sh $TREE/mirror trixie-security:amd64"));
+	EXPECT_EQ(2, sh(&self->t, &self->out, APT " update"));
+	EXPECT_TRUE(strstr(self->out, "vm: apt-get update failed:") != NULL) TH_LOG("%s", self->out);
+}
+
+/*
+ * TERM to a soak while its run is busy in a child that defers its own trap
+ * until a foreground command ends (matrix.sh building the suite): the soak
+ * stops that whole run, and leaves no process behind.
+ */
+TEST_F(scripts, soak_term_leaves_no_process)
+{
+	char path[PATH_MAX + 32], *pids;
+	pid_t soak;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/runner", self->t.root);
+	fk_write(path,
+		 "#!/bin/bash\n"
+		 "trap 'exit 143' TERM\n"
+		 "sh -c 'echo $$ >\"$0\"; exec sleep 300' \"$(dirname \"$0\")/build.pid\"\n", 0755);
+	setenv("SOAK_RUNNER", path, 1);
+	setenv("SOAK_DIR", self->t.root, 1);
+	soak = fork();
+	if (soak == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		chdir(PERFCONF_SOURCE);
+		execl("scripts/soak.sh", "soak.sh", "2", "--target", "x86_64-6.1", NULL);
+		_exit(127);
+	}
+	unsetenv("SOAK_RUNNER");
+	unsetenv("SOAK_DIR");
+	snprintf(path, sizeof(path), "%s/build.pid", self->t.root);
+	ASSERT_TRUE(fk_wait_file(path, 20));
+	usleep(200000);
+	pids = fk_read(path);
+	ASSERT_NE(NULL, pids);
+	kill(soak, SIGTERM);
+	for (int i = 0; i < 200 && waitpid(soak, &st, WNOHANG) == 0; i++)
+		usleep(50000);
+	if (waitpid(soak, &st, WNOHANG) == 0) {
+		kill(soak, SIGKILL);
+		waitpid(soak, &st, 0);
+		kill(atoi(pids), SIGKILL);
+		ASSERT_TRUE(false) TH_LOG("the soak was still running 10 s after TERM");
+	}
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 143) TH_LOG("status %#x", st);
+	for (int i = 0; i < 100 && fk_pid_alive(atoi(pids)); i++)
+		usleep(20000);
+	EXPECT_FALSE(fk_pid_alive(atoi(pids))) TH_LOG("the run's build, pid %s, outlived the soak", pids);
+	kill(atoi(pids), SIGKILL);
+	free(pids);
+}
+
+/* Every option the suite's cases use (tests/config) is in the fragment, or selected by the arch. */
+TEST_F(scripts, kernel_fragment_carries_tests_config)
+{
+	ASSERT_EQ(0, sh(&self->t, &self->out,
+			"grep -o \"^CONFIG_[A-Z0-9_]*=y\" tests/config | while read -r o; do "
+			"o=${o%%=y}; grep -qx \"$o=y\" runners/vm/kernel.config || "
+			"grep -q \"^#.*[ (]${o#CONFIG_}\\b\" runners/vm/kernel.config || echo \"missing $o\"; done"));
+	EXPECT_STREQ("", self->out);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The README's commands on a fresh Debian 12 machine, proved in a clean root
+# (`make check-fresh`; opt-in, not part of `make test`): that the project's
+# own files install everything they use, with nothing installed by hand.
+#
+#   scripts/check-fresh.sh [TARGET...]
+#
+# 1. A Debian 12 root made with debootstrap (Debian's package; its default
+#    set, plus git and make: what it takes to clone and to type make), kept
+#    as build/fresh/bookworm.tar and unpacked afresh for every check
+#    (delete the tarball to make it again). Its apt sources are a Debian 12
+#    machine's: bookworm, bookworm-updates and bookworm-security.
+# 2. /proc, /sys, /dev and /run bound into it as a machine has them (recursive
+#    binds: tracefs, cgroups, /dev/shm come along), and the host's
+#    resolv.conf.
+# 3. A fresh clone of this repository's HEAD (committed work only) in
+#    /root/perfconf, and there, as root:
+#      make run                       the suite against its baseline
+#      build/perfconf matrix TARGET…  one default target and one opt-in
+#                                     target of each kind (default:
+#                                     x86_64-6.1 riscv64-6.12 s390x-6.12
+#                                     x86_64-6.12-i386)
+# 4. No process may be left in the root afterwards (each is named, then
+#    killed); the binds are undone whatever happens.
+#
+# Each step prints its time; its output goes to build/fresh/<step>.log, and
+# a failed step's tail is shown. Exit: 0 every step passed; 1 a step failed
+# (or left a process); 2 a setup error here (not root, no debootstrap, no
+# network).
+# Environment: FRESH_MIRROR (http://deb.debian.org), FRESH_DIR (build/fresh).
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+dir=${FRESH_DIR:-$src/build/fresh}
+mirror=${FRESH_MIRROR:-http://deb.debian.org}
+targets=${*:-x86_64-6.1 riscv64-6.12 s390x-6.12 x86_64-6.12-i386}
+die() { echo "check-fresh: $*" >&2; exit 2; }
+say() { echo "check-fresh: $*" >&2; }
+secs() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }'; }
+
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and the suite itself)"
+sh "$src/scripts/apt-install.sh" -p check-fresh debootstrap debian-archive-keyring git ||
+	die "cannot install debootstrap"
+git -C "$src" rev-parse --verify -q HEAD >/dev/null || die "$src: not a git checkout with a commit"
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+root=$dir/root
+t_all=$(date +%s.%N)
+
+# --- the root ---------------------------------------------------------------
+
+mounted=()
+# shellcheck disable=SC2317 # run from the trap
+undo() {
+	local i
+	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+		umount -R "${mounted[i]}" 2>/dev/null || umount -Rl "${mounted[i]}" 2>/dev/null || true
+	done
+	mounted=()
+}
+trap undo EXIT
+trap 'undo; exit 130' INT
+trap 'undo; exit 143' TERM
+
+# A root of an earlier check whose binds are still there is never deleted through them.
+if [ -d "$root" ]; then
+	grep -q " $root/" /proc/mounts && die "$root still has mounts (umount -R $root/{proc,sys,dev,run})"
+	rm -rf --one-file-system "$root"
+fi
+if [ ! -s "$dir/bookworm.tar" ]; then
+	t0=$(date +%s.%N)
+	say "debootstrap bookworm (once; kept as $dir/bookworm.tar)"
+	rm -rf "$dir/base"
+	debootstrap --include=git,make bookworm "$dir/base" "$mirror/debian" >"$dir/debootstrap.log" 2>&1 ||
+		{ tail -n 5 "$dir/debootstrap.log" >&2; die "debootstrap failed (log: $dir/debootstrap.log)"; }
+	tar -C "$dir/base" -cf "$dir/bookworm.tar.tmp" . && mv "$dir/bookworm.tar.tmp" "$dir/bookworm.tar"
+	rm -rf --one-file-system "$dir/base"
+	say "debootstrap: $(secs "$t0") s"
+fi
+mkdir -p "$root"
+tar -C "$root" -xf "$dir/bookworm.tar"
+cat >"$root/etc/apt/sources.list" <<EOF
+deb $mirror/debian bookworm main
+deb $mirror/debian bookworm-updates main
+deb $mirror/debian-security bookworm-security main
+EOF
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+for m in proc sys dev run; do
+	mount --rbind "/$m" "$root/$m"
+	mount --make-rslave "$root/$m"
+	mounted+=("$root/$m")
+done
+git clone -q --no-local "$src" "$root/root/perfconf" || die "cannot clone $src"
+say "a fresh clone of $(git -C "$src" log -1 --format='%h %s' | cut -c1-60) in $root/root/perfconf"
+
+# --- the README's commands --------------------------------------------------
+
+failed=0
+# NAME COMMAND: run COMMAND in the root's clone, as root, with a login's environment.
+step() {
+	local name=$1 t0 rc=0
+	t0=$(date +%s.%N)
+	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		/bin/bash -c "cd /root/perfconf && $2" >"$dir/$name.log" 2>&1 || rc=$?
+	if [ "$rc" = 0 ]; then
+		say "$name: passed in $(secs "$t0") s ($(grep -E '^[0-9]+ passed|^matrix: [0-9]+ targets' "$dir/$name.log" | tail -n 1))"
+	else
+		say "$name: FAILED (exit $rc) in $(secs "$t0") s; its last lines ($dir/$name.log):"
+		tail -n 25 "$dir/$name.log" | sed 's/^/    /' >&2
+		failed=1
+	fi
+}
+step make-run "make run"
+step matrix "build/perfconf matrix $targets"
+
+# --- nothing left behind ----------------------------------------------------
+
+left=""
+for p in /proc/[0-9]*; do
+	[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] || continue
+	left="$left ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
+	kill -KILL "${p#/proc/}" 2>/dev/null || true
+done
+if [ -n "$left" ]; then
+	say "processes left in the root, killed:$left"
+	failed=1
+fi
+undo
+say "$([ "$failed" = 0 ] && echo passed || echo FAILED) in $(secs "$t_all") s"
+exit "$failed"
