@@ -181,6 +181,46 @@ static void name_it(struct sbuf *b, const struct fix *x)
 	sb_puts(b, ")");
 }
 
+/* "6.12.117+deb13-amd64", "v7.2", "6.18": major, minor, patch (0 when absent); false if none. */
+static bool version_parse(const char *s, int v[3])
+{
+	int n = 0;
+
+	v[0] = v[1] = v[2] = 0;
+	if (!s)
+		return false;
+	if (*s == 'v')
+		s++;
+	if (sscanf(s, "%d.%d.%d%n", &v[0], &v[1], &v[2], &n) == 3)
+		return true;
+	v[2] = 0;
+	return sscanf(s, "%d.%d", &v[0], &v[1]) == 2;
+}
+
+/*
+ * Whether a kernel of `release` carries the fix by its version: 1 yes, 0 no,
+ * -1 when the versions cannot tell (no since=, an unparsable release).
+ * Mainline from since= on; before it, the stable branch of its line from
+ * the listed release on; a line with no backport listed lacks it.
+ */
+static int fix_carried(const struct fix *x, const char *release)
+{
+	int r[3], v[3];
+	const char *p;
+
+	if (!x->since || !version_parse(x->since, v) || !version_parse(release, r))
+		return -1;
+	if (r[0] != v[0] ? r[0] > v[0] : r[1] >= v[1])
+		return 1;
+	for (p = x->stable; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		int b[3];
+
+		if (version_parse(p, b) && b[0] == r[0] && b[1] == r[1])
+			return r[2] >= b[2];
+	}
+	return 0;
+}
+
 char *fixes_explain(const struct fixes *f, const struct record *e, const struct record *o,
 		    const char *release, const char *was)
 {
@@ -198,6 +238,9 @@ char *fixes_explain(const struct fixes *f, const struct record *e, const struct 
 		const struct fix *x;
 
 		if (!ev || (ov && !strcmp(ev, ov)) || !(x = find(f, o->id, keys[i])))
+			continue;
+		/* Two kernels that both carry it, or both lack it, by their versions: not this fix. */
+		if (fix_carried(x, release) >= 0 && fix_carried(x, release) == fix_carried(x, was))
 			continue;
 		sb_puts(&b, "; ");
 		if (!strcmp(x->commit, "unknown")) {

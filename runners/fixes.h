@@ -40,7 +40,9 @@ void fixes_free(struct fixes *f);
  * What explains the change from exp (a baseline's record, recorded on
  * `was`) to obs (this run's, on `release`): "; <release> lacks/carries
  * '<title>' (<commit>...)" for each key that changed and has a line, or
- * NULL.
+ * NULL. A change is not named where the two kernels' versions say both
+ * carry it or both lack it (since= and stable=): the difference has
+ * another cause.
  */
 char *fixes_explain(const struct fixes *f, const struct record *exp, const struct record *obs,
 		    const char *release, const char *was);

@@ -11,9 +11,12 @@
 #    as build/fresh/bookworm.tar and unpacked afresh for every check
 #    (delete the tarball to make it again). Its apt sources are a Debian 12
 #    machine's: bookworm, bookworm-updates and bookworm-security.
-# 2. /proc, /sys, /dev and /run bound into it as a machine has them (recursive
-#    binds: tracefs, cgroups, /dev/shm come along), and the host's
-#    resolv.conf.
+# 2. Each step in a mount namespace of its own whose root is that root
+#    (pivot_root, not chroot: the kernel refuses user namespaces to a
+#    chrooted process, and the suite builds identities in them), with
+#    /proc, /sys, /dev and /run bound in as a machine has them (recursive
+#    binds: cgroups, /dev/shm come along), and the host's resolv.conf. The
+#    binds end with the namespace: nothing to undo on the host.
 # 3. A fresh clone of this repository's HEAD (committed work only) in
 #    /root/perfconf, and there, as root:
 #      make run                       the suite against its baseline
@@ -21,8 +24,7 @@
 #                                     target of each kind (default:
 #                                     x86_64-6.1 riscv64-6.12 s390x-6.12
 #                                     x86_64-6.12-i386)
-# 4. No process may be left in the root afterwards (each is named, then
-#    killed); the binds are undone whatever happens.
+# 4. No process of a step may outlive it (each is named, then killed).
 #
 # Each step prints its time; its output goes to build/fresh/<step>.log, and
 # a failed step's tail is shown. Exit: 0 every step passed; 1 a step failed
@@ -50,18 +52,8 @@ t_all=$(date +%s.%N)
 
 # --- the root ---------------------------------------------------------------
 
-mounted=()
-# shellcheck disable=SC2317 # run from the trap
-undo() {
-	local i
-	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-		umount -R "${mounted[i]}" 2>/dev/null || umount -Rl "${mounted[i]}" 2>/dev/null || true
-	done
-	mounted=()
-}
-trap undo EXIT
-trap 'undo; exit 130' INT
-trap 'undo; exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # A root of an earlier check whose binds are still there is never deleted through them.
 if [ -d "$root" ]; then
@@ -86,23 +78,32 @@ deb $mirror/debian bookworm-updates main
 deb $mirror/debian-security bookworm-security main
 EOF
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-for m in proc sys dev run; do
-	mount --rbind "/$m" "$root/$m"
-	mount --make-rslave "$root/$m"
-	mounted+=("$root/$m")
-done
 git clone -q --no-local "$src" "$root/root/perfconf" || die "cannot clone $src"
 say "a fresh clone of $(git -C "$src" log -1 --format='%h %s' | cut -c1-60) in $root/root/perfconf"
 
 # --- the README's commands --------------------------------------------------
 
 failed=0
-# NAME COMMAND: run COMMAND in the root's clone, as root, with a login's environment.
+# NAME COMMAND: COMMAND in the root's clone, as root, with a login's
+# environment, in a mount namespace whose root is the root (item 2 above).
+# No process of that namespace may outlive the step.
 step() {
-	local name=$1 t0 rc=0
+	local name=$1 t0 rc=0 p left=""
 	t0=$(date +%s.%N)
-	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		/bin/bash -c "cd /root/perfconf && $2" >"$dir/$name.log" 2>&1 || rc=$?
+	# shellcheck disable=SC2016 # the inner shell's variables
+	unshare --mount --propagation private -- /bin/bash -c '
+		set -e
+		root=$1 ns=$2
+		readlink /proc/self/ns/mnt >"$ns"
+		mount --rbind "$root" "$root"
+		for m in proc sys dev run; do mount --rbind "/$m" "$root/$m"; done
+		cd "$root"
+		mkdir -p .host
+		pivot_root . .host
+		umount -l /.host
+		rmdir /.host
+		exec /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			/bin/bash -c "cd /root/perfconf && $3"' step "$root" "$dir/$name.mntns" "$2" >"$dir/$name.log" 2>&1 || rc=$?
 	if [ "$rc" = 0 ]; then
 		say "$name: passed in $(secs "$t0") s ($(grep -E '^[0-9]+ passed|^matrix: [0-9]+ targets' "$dir/$name.log" | tail -n 1))"
 	else
@@ -110,22 +111,18 @@ step() {
 		tail -n 25 "$dir/$name.log" | sed 's/^/    /' >&2
 		failed=1
 	fi
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$(cat "$dir/$name.mntns")" ] || continue
+		left="$left ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
+		kill -KILL "${p#/proc/}" 2>/dev/null || true
+	done
+	if [ -n "$left" ]; then
+		say "$name: processes left behind, killed:$left"
+		failed=1
+	fi
 }
 step make-run "make run"
 step matrix "build/perfconf matrix $targets"
 
-# --- nothing left behind ----------------------------------------------------
-
-left=""
-for p in /proc/[0-9]*; do
-	[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] || continue
-	left="$left ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
-	kill -KILL "${p#/proc/}" 2>/dev/null || true
-done
-if [ -n "$left" ]; then
-	say "processes left in the root, killed:$left"
-	failed=1
-fi
-undo
 say "$([ "$failed" = 0 ] && echo passed || echo FAILED) in $(secs "$t_all") s"
 exit "$failed"

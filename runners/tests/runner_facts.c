@@ -8,6 +8,8 @@
  * from the nohw baselines on every case that does not depend on pmu.core.
  * The facts header is written and read back, and a malformed one is exit 2.
  */
+#include <sys/utsname.h>
+
 #include "perfconf.h"
 #include "fake.h"
 
@@ -220,6 +222,41 @@ TEST_F(facts, a_regression_names_its_fix)
 	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
 	snprintf(want, sizeof(want), "fixes.txt:1: expected a 12-digit commit id");
 	EXPECT_TRUE(strstr(self->r.err, want) != NULL) SHOW(&self->r);
+}
+
+/*
+ * A fix that the two kernels' versions do not separate is not named (issue
+ * 34: "6.12.117 lacks ..., which 6.12.117 carries"): the baseline recorded
+ * on this very release, then on one of a stable branch the fix reached.
+ */
+TEST_F(facts, a_fix_the_versions_do_not_separate_is_not_named)
+{
+	char fixes[PATH_MAX + 32], text[1024];
+	struct utsname u;
+	const char *was[2];
+
+	ASSERT_EQ(0, uname(&u));
+	was[0] = u.release;
+	was[1] = "6.12.108-amd64";
+
+	snprintf(fixes, sizeof(fixes), "%s/expected/fixes.txt", self->t.root);
+	fk_write(fixes, "events/migrations:global.plain errno=ENODEV fa091f46c383 "
+		 "\"perf: Reject exited events as group leaders\" stable=6.12.108 since=v7.2\n", 0644);
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text), "# recorded on: %s\n# facts: cpus_online=%d pmu.core=nohw\n"
+			 "events/migrations:global.hops PASS hops=40\nevents/migrations:global.plain PASS errno=ENODEV\n",
+			 was[i], self->cpus);
+		fk_write(self->k.exact, text, 0644);
+		fk_run(&self->t, &self->r);
+		EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+		EXPECT_TRUE(strstr(self->r.out, "errno: expected ENODEV, observed EINVAL") != NULL) SHOW(&self->r);
+		if (i == 0 || (self->major == 6 && self->minor == 12)) {	/* both the same side */
+			EXPECT_TRUE(strstr(self->r.out, "Reject exited events") == NULL) SHOW(&self->r);
+		} else if (self->major < 7 || (self->major == 7 && self->minor < 2)) {
+			EXPECT_TRUE(strstr(self->r.out, " lacks \"perf: Reject exited events") != NULL) SHOW(&self->r);
+		}
+		fk_res_free(&self->r);
+	}
 }
 
 /* The config facts are exactly the options tests/config lists. */
