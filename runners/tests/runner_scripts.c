@@ -52,15 +52,17 @@ static int sh(struct tree *t, char **out, const char *fmt, ...)
 /*
  * apt updates a suite as one transaction: an opt-in arch's stale index of
  * trixie-security once dropped that suite for amd64 and arm64 too, and with
- * it every kernel line from 6.16 on. A stale index now leaves out its own
- * arch's packages of its suite, and nothing else, also when the lists are
+ * it every kernel line from 6.16 on (and, lists shared among opt-in archs,
+ * s390x's for riscv64's). A stale index now leaves out its own arch's
+ * packages of its suite, and nothing else, also when the lists are
  * refreshed later.
  */
 TEST_F(scripts, one_arch_stale_index_hides_no_other_arch)
 {
 	ASSERT_EQ(0, sh(&self->t, &self->out, "runners/tests/fake_mirror.sh $TREE/mirror trixie-security:riscv64"))
 		TH_LOG("%s", self->out);
-	ASSERT_EQ(0, sh(&self->t, &self->out, APT " add-arch riscv64")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, sh(&self->t, &self->out, APT " add-arch riscv64 && " APT " add-arch s390x"))
+		TH_LOG("%s", self->out);
 	for (int refresh = 0; refresh < 2; refresh++) {
 		ASSERT_EQ(0, sh(&self->t, &self->out, "VM_REFRESH=%d " APT " update", refresh))
 			TH_LOG("%s", self->out);
@@ -73,6 +75,8 @@ TEST_F(scripts, one_arch_stale_index_hides_no_other_arch)
 			TH_LOG("refresh %d:\n%s", refresh, self->out);
 		EXPECT_TRUE(fk_has_line(self->out, "riscv64 trixie-backports linux-image-8-riscv64 8 2000000"))
 			TH_LOG("refresh %d:\n%s", refresh, self->out);
+		EXPECT_TRUE(fk_has_line(self->out, "s390x trixie-security linux-image-7-s390x 7 2000000"))
+			TH_LOG("refresh %d:\n%s", refresh, self->out);
 		EXPECT_TRUE(strstr(self->out, "riscv64 trixie-security") == NULL) TH_LOG("%s", self->out);
 	}
 }
@@ -82,7 +86,7 @@ TEST_F(scripts, default_arch_stale_index_fails_the_update)
 {
 	ASSERT_EQ(0, sh(&self->t, &self->out, "runners/tests/fake_mirror.sh $TREE/mirror trixie-security:amd64"));
 	EXPECT_EQ(2, sh(&self->t, &self->out, APT " update"));
-	EXPECT_TRUE(strstr(self->out, "vm: apt-get update failed:") != NULL) TH_LOG("%s", self->out);
+	EXPECT_TRUE(strstr(self->out, "vm: apt-get update failed") != NULL) TH_LOG("%s", self->out);
 }
 
 /*

@@ -15,7 +15,8 @@
 #                                         the archive has no such version for ARCH (riscv64 is
 #                                         not in bookworm), the version of the oldest release
 #                                         suite that has it; prints the .deb's path
-#   runners/vm/apt.sh cache               apt-cache with the private configuration (args follow)
+#   runners/vm/apt.sh cache               apt-cache with the private configuration (args follow;
+#                                         VM_APT_ARCH=riscv64 and the like: that arch's lists)
 #
 # Environment: VM_DIR (default build/vm), VM_REFRESH=1 forces an update,
 # VM_REFRESH=0 never updates lists that exist; otherwise lists older than
@@ -26,7 +27,7 @@ set -euo pipefail
 
 vm=${VM_DIR:-build/vm}
 dir=$vm/apt
-mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources.list.d"
+mkdir -p "$dir/cache/archives/partial" "$dir/sources.list.d"
 dir=$(cd "$dir" && pwd)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # The archs: the default guests' kernels and userlands (amd64, arm64); and,
@@ -37,9 +38,23 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # the releases' own suites only: their -security and -backports add
 # nothing they need, and some mirrors serve stale i386 indexes of them. A
 # run that never asks for one never fetches its lists.
+#
+# Each opt-in arch has lists of its own (lists-<arch>, sources-<arch>.list),
+# apart from amd64 and arm64's (lists, sources.list): apt updates a suite as
+# one transaction, so one index that does not match its Release (a mirror
+# mid-sync; seen for riscv64's and s390x's trixie-security and
+# trixie-backports) keeps the whole suite out of the lists it shares. Apart,
+# such an index leaves out only its own arch's packages of that suite (a
+# warning); a default arch's fails the update.
 compat=""
 [ -r "$dir/compat-archs" ] && compat=$(tr -cd 'a-z0-9,' <"$dir/compat-archs")
-archs=amd64,arm64${compat:+,$compat}
+sets="base${compat:+ ${compat//,/ }}"
+# SET: its archs, lists directory and sources file.
+set_archs() { if [ "$1" = base ]; then echo amd64,arm64; else echo "$1"; fi; }
+set_lists() { if [ "$1" = base ]; then echo "$dir/lists"; else echo "$dir/lists-$1"; fi; }
+set_sources() { if [ "$1" = base ]; then echo "$dir/sources.list"; else echo "$dir/sources-$1.list"; fi; }
+# ARCH: the set whose lists hold it.
+arch_set() { case $1 in amd64 | arm64 | all) echo base ;; *) echo "$1" ;; esac; }
 # SUITE ARCHS: the archs of ARCHS whose lists that suite gives.
 suite_archs() {
 	local a out=""
@@ -59,91 +74,102 @@ debian:bookworm debian-security:bookworm-security debian:bookworm-backports
 debian:trixie debian-security:trixie-security debian:trixie-backports
 debian:sid"
 
-write_sources() { # ARCHS
-	local s tmp=$dir/sources.list.tmp
+write_sources() { # SET
+	local s a tmp out
+	out=$(set_sources "$1") tmp=$(set_sources "$1").tmp
 	: >"$tmp"
 	for s in $suites; do
-		echo "deb [arch=$(suite_archs "${s#*:}" "$1") $trust] $mirror/${s%%:*} ${s#*:} main" >>"$tmp"
+		a=$(suite_archs "${s#*:}" "$(set_archs "$1")")
+		[ -n "$a" ] || continue
+		echo "deb [arch=$a $trust] $mirror/${s%%:*} ${s#*:} main" >>"$tmp"
 	done
-	if cmp -s "$tmp" "$dir/sources.list"; then rm -f "$tmp"; else mv "$tmp" "$dir/sources.list"; fi
+	if cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv "$tmp" "$out"; fi
 	[ -e "$dir/status" ] || : >"$dir/status"
 }
 
-opts=(
-	-o "Dir::Etc::SourceList=$dir/sources.list"
-	-o "Dir::Etc::SourceParts=$dir/sources.list.d"
-	-o "Dir::State::Lists=$dir/lists"
-	-o "Dir::State::status=$dir/status"
-	-o "Dir::Cache=$dir/cache"
-	-o "APT::Architecture=amd64"
-	-o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
-	-o "Acquire::Languages=none"
-	-o "Acquire::Check-Valid-Until=false"
-	-o "Acquire::Retries=3"
-	-o "APT::Sandbox::User=root"
-	-q
-)
-for a in ${compat//,/ }; do opts+=(-o "APT::Architectures::=$a"); done
+# SET: the options of apt-get and apt-cache on that set's lists (into opts).
+use_set() {
+	local a
+	mkdir -p "$(set_lists "$1")/partial"
+	opts=(
+		-o "Dir::Etc::SourceList=$(set_sources "$1")"
+		-o "Dir::Etc::SourceParts=$dir/sources.list.d"
+		-o "Dir::State::Lists=$(set_lists "$1")"
+		-o "Dir::State::status=$dir/status"
+		-o "Dir::Cache=$dir/cache"
+		-o "Dir::Cache::pkgcache=pkgcache-$1.bin"
+		-o "Dir::Cache::srcpkgcache=srcpkgcache-$1.bin"
+		-o "APT::Architecture=amd64"
+		-o "APT::Architectures::=amd64"
+		-o "Acquire::Languages=none"
+		-o "Acquire::Check-Valid-Until=false"
+		-o "Acquire::Retries=3"
+		-o "APT::Sandbox::User=root"
+		-q
+	)
+	for a in $(set_archs "$1" | tr , ' '); do opts+=(-o "APT::Architectures::=$a"); done
+}
 
 # One apt operation at a time on this configuration (the matrix may run
 # several scripts that share it).
 lock() { exec 9>"$dir/lock.sh"; flock 9; }
 
-have_lists() {
+have_lists() { # SET
 	local a
-	for a in ${archs//,/ }; do
-		compgen -G "$dir/lists/*sid_main_binary-${a}_Packages*" >/dev/null || return 1
+	for a in $(set_archs "$1" | tr , ' '); do
+		compgen -G "$(set_lists "$1")/*sid_main_binary-${a}_Packages*" >/dev/null || return 1
 	done
 }
 
-stale() {
-	have_lists || return 0
+stale() { # SET
+	have_lists "$1" || return 0
 	case ${VM_REFRESH:-} in 1) return 0 ;; 0) return 1 ;; esac
-	[ -n "$(find "$dir/lists" -maxdepth 1 -name '*sid_InRelease' -mtime +"${VM_LISTS_DAYS:-7}")" ]
+	[ -n "$(find "$(set_lists "$1")" -maxdepth 1 -name '*sid_InRelease' -mtime +"${VM_LISTS_DAYS:-7}")" ]
 }
 
-# One pass of apt-get update with the lists of ARCHS, whose last arch is the
-# one this pass adds (NEW). apt updates a suite as one transaction: one
-# index that does not match its Release (some mirrors serve stale ones of
-# an opt-in arch's -security or -backports) keeps the whole suite as it was
-# before the pass, for every arch. Hence a pass per opt-in arch, after the
-# default archs' own: a stale index then leaves out only its own arch's
-# packages of that suite, never another arch's. Anything else fails.
-update_pass() { # ARCHS NEW
-	local bad
+# apt-get update of one set's lists (use_set). An opt-in arch's index of a
+# -security or -backports suite that does not match its Release leaves
+# that suite's packages of that arch out, with a warning; anything else
+# fails.
+update_set() { # SET
+	local bad log
+	log=$dir/update-$1.log
 	write_sources "$1"
-	apt-get "${opts[@]}" update >"$dir/update.log" 2>&1 && return 0
-	bad=$(grep '^E: Failed to fetch' "$dir/update.log" |
-		grep -vE "/dists/[a-z]+-(security|backports)/main/binary-$2/" || true)
-	if [ -n "$bad" ] || [ "$2" = none ] || ! grep -q '^E: Failed to fetch' "$dir/update.log"; then
-		echo "vm: apt-get update failed:" >&2
-		tail -n 5 "$dir/update.log" >&2
+	use_set "$1"
+	apt-get "${opts[@]}" update >"$log" 2>&1 && return 0
+	bad=$(grep '^E: Failed to fetch' "$log" |
+		grep -vE "/dists/[a-z]+-(security|backports)/main/binary-$1/" || true)
+	if [ -n "$bad" ] || [ "$1" = base ] || ! grep -q '^E: Failed to fetch' "$log" || ! have_lists "$1"; then
+		echo "vm: apt-get update failed (log: $log):" >&2
+		tail -n 5 "$log" >&2
 		return 2
 	fi
-	grep '^E: Failed to fetch' "$dir/update.log" | sed -E 's|.*/dists/([^/]+)/main/binary-([^/]+)/.*|vm: warning: the mirror'"'"'s \1 index for \2 does not match its Release (being synced?): its \2 packages of \1 are left out|' >&2
+	grep '^E: Failed to fetch' "$log" | sed -E 's|.*/dists/([^/]+)/main/binary-([^/]+)/.*|vm: warning: the mirror'"'"'s \1 index for \2 does not match its Release (being synced?): its \2 packages of \1 are left out|' >&2
 }
 
-do_update() {
-	local t0=$SECONDS a pass=amd64,arm64
-	echo "vm: updating the private package lists ($dir)" >&2
-	update_pass "$pass" none || return 2
-	for a in ${compat//,/ }; do
-		pass=$pass,$a
-		update_pass "$pass" "$a" || return 2
+# Update the sets that need it (all with FORCE), then the kernel index.
+do_update() { # [force]
+	local t0=$SECONDS s any=0
+	for s in $sets; do
+		[ -n "${1:-}" ] || stale "$s" || continue
+		[ "$any" = 1 ] || echo "vm: updating the private package lists ($dir)" >&2
+		any=1
+		update_set "$s" || return 2
 	done
-	if ! have_lists; then
-		echo "vm: apt-get update left no sid lists for every arch of $archs (log: $dir/update.log)" >&2
-		return 2
+	if [ "$any" = 1 ] || [ ! -s "$dir/kernels.idx" ]; then build_index; fi
+	if [ "$any" = 1 ]; then
+		: >"$dir/unavailable"
+		echo "vm: package lists updated in $((SECONDS - t0)) s" >&2
 	fi
-	build_index
-	: >"$dir/unavailable"
-	echo "vm: package lists updated in $((SECONDS - t0)) s" >&2
 }
 
 # The kernel index: one line per kernel image or binary package.
 build_index() {
-	local f r a
-	apt-get "${opts[@]}" indextargets --format '$(FILENAME) $(RELEASE) $(ARCHITECTURE)' 'Identifier: Packages' |
+	local f r a s
+	for s in $sets; do
+		use_set "$s"
+		apt-get "${opts[@]}" indextargets --format '$(FILENAME) $(RELEASE) $(ARCHITECTURE)' 'Identifier: Packages'
+	done |
 	while read -r f r a; do
 		[ -e "$f" ] || continue
 		/usr/lib/apt/apt-helper cat-file "$f" | awk -v r="$r" -v a="$a" '
@@ -165,11 +191,11 @@ shift || true
 case $cmd in
 update)
 	lock
-	if stale; then do_update; elif [ ! -s "$dir/kernels.idx" ]; then build_index; fi
+	do_update
 	;;
 force-update)
 	lock
-	do_update
+	do_update force
 	;;
 add-arch)
 	# An opt-in guest's or a compat userland's arch: its lists from now on
@@ -188,6 +214,9 @@ download)
 	shift
 	mkdir -p "$dest"
 	lock
+	# The lists of the first SPEC's arch (name:arch...).
+	a=${1#*:}
+	use_set "$(arch_set "${a%%[/=]*}")"
 	# apt-get download writes into the current directory.
 	(cd "$dest" && apt-get "${opts[@]}" download "$@")
 	;;
@@ -198,6 +227,7 @@ userland)
 	deb() { echo "$dest/${p}_${1//:/%3a}_$a.deb"; }
 	if [ -s "$(deb "$v")" ]; then deb "$v"; exit 0; fi
 	lock
+	use_set "$(arch_set "$a")"
 	if (cd "$dest" && apt-get "${opts[@]}" download "$p:$a=$v") >/dev/null 2>&1; then deb "$v"; exit 0; fi
 	for s in $suites; do
 		case $s in *-*) continue ;; esac
@@ -214,6 +244,7 @@ userland)
 	exit 2
 	;;
 cache)
+	use_set "$(arch_set "${VM_APT_ARCH:-amd64}")"
 	apt-cache "${opts[@]}" "$@"
 	;;
 *)
