@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "expect.h"
 #include "facts.h"
 #include "fixes.h"
 #include "util.h"
@@ -101,9 +102,15 @@ void judge(struct recset *base, const struct record *o, struct verdict *v)
 {
 	struct record *e = base ? recset_find(base, o->id) : NULL;
 
+	if (e)
+		e->seen = true;
+	judge_record(e, o, v);
+}
+
+void judge_record(const struct record *e, const struct record *o, struct verdict *v)
+{
 	memset(v, 0, sizeof(*v));
 	if (e) {
-		e->seen = true;
 		v->exp = e;
 		v->detail = describe_change(e, o);
 	}
@@ -210,86 +217,90 @@ static const char *base_name(const struct recset *s)
 	return slash ? slash + 1 : s->path;
 }
 
-static void judge_facts_(const struct judges *j, const struct record *o, struct verdict *v);
+/* detail + "; " + more (either may be NULL), into v->detail. */
+static void detail_add(struct verdict *v, char *more)
+{
+	char *d;
+
+	if (!more)
+		return;
+	d = v->detail ? xasprintf("%s; %s", v->detail, more) : more;
+	if (v->detail) {
+		free(v->detail);
+		free(more);
+	}
+	v->detail = d;
+}
 
 void judge_facts(const struct judges *j, const struct record *o, struct verdict *v)
 {
-	const struct recset *from = j->base;
+	struct expectation e;
+	const struct recset *from;
 	char *why;
 
-	judge_facts_(j, o, v);
-	if (!j->fixes || !v->exp || !v->detail || v->kind == V_SAME || v->kind == V_KNOWN ||
-	    v->kind == V_UNJUDGED || v->kind == V_NEW_OBS)
-		return;
-	for (size_t i = 0; i < j->npool; i++)
-		if (v->exp >= j->pool[i].v && v->exp < j->pool[i].v + j->pool[i].n)
-			from = &j->pool[i];
-	if (j->newer && v->exp >= j->newer->v && v->exp < j->newer->v + j->newer->n)
-		from = j->newer;
-	why = fixes_explain(j->fixes, v->exp, o, j->release ? j->release : "this kernel", from->recorded_on);
-	if (why) {
-		char *d = xasprintf("%s%s", v->detail, why);
-
-		free(v->detail);
-		free(why);
-		v->detail = d;
-	}
-}
-
-static void judge_facts_(const struct judges *j, const struct record *o, struct verdict *v)
-{
-	char *why, *other;
-	struct record *e;
-
-	/* A blocked case is never a regression whatever the facts: judged as ever, for its cause. */
-	if (!j->base || !o->deps.n || o->st == ST_BLOCKED) {
-		judge_between(j->base, j->newer, o, v);
+	expect(j, o, &e);
+	memset(v, 0, sizeof(*v));
+	if (o->st == ST_BLOCKED) {
+		/* Never a regression whatever the facts: judged as ever, for its cause. */
+		judge_record(e.rule == EX_OWN ? e.exp[0] : e.same_anyway, o, v);
+		expectation_free(&e);
 		return;
 	}
-	why = facts_differ(j->base, o, j->here);
-	if (why) {
-		/* What the baseline has, status and every value, is no regression whatever the facts. */
-		judge(j->base, o, v);
+	/* What the own baseline has, status and every value, is no regression whatever the facts. */
+	if (e.same_anyway) {
+		judge_record(e.same_anyway, o, v);
 		if (v->kind == V_SAME || v->kind == V_KNOWN || v->kind == V_NEW_OBS) {
-			free(why);
+			expectation_free(&e);
 			return;
 		}
 		verdict_free(v);
-	} else {
-		other = j->newer ? facts_differ(j->newer, o, j->here) : NULL;
-		judge_between(j->base, other ? NULL : j->newer, o, v);
-		free(other);
-		return;
 	}
-	/* Another kernel line recorded under the same facts. */
-	e = recset_find(j->base, o->id);
-	if (e)
-		e->seen = true;
-	for (size_t i = 0; i < j->npool; i++) {
-		struct recset *p = &j->pool[i];
-
-		if (!recset_find(p, o->id) || (other = facts_differ(p, o, j->here))) {
-			free(other);
-			other = NULL;
-			continue;
+	if (e.rule == EX_NONE) {
+		memset(v, 0, sizeof(*v));
+		v->exp = e.same_anyway;
+		if (!e.recorded) {
+			v->kind = status_bad(o->st) ? V_NEW_FAILURE : V_NEW;
+		} else if (status_bad(o->st)) {
+			v->kind = V_NEW_FAILURE;	/* the case's own assertions failed */
+			v->detail = xasprintf("not judged here: %s", e.why ? e.why : "no baseline records it here");
+		} else {
+			v->kind = V_UNJUDGED;
+			v->detail = e.why ? xstrdup(e.why) : xstrdup("no baseline records it here");
 		}
-		judge(p, o, v);
-		other = v->detail;
-		v->detail = xasprintf("%s%sjudged with %s, whose facts are this machine's (%s: %s)",
-				      other ? other : "", other ? "; " : "", base_name(p), base_name(j->base), why);
-		free(other);
-		free(why);
+		expectation_free(&e);
 		return;
 	}
-	memset(v, 0, sizeof(*v));
-	v->exp = e;
-	v->kind = status_bad(o->st) ? V_NEW_FAILURE : V_UNJUDGED;
-	if (v->kind == V_NEW_FAILURE) {
-		v->detail = xasprintf("not judged here: %s", why);
-		free(why);
-	} else {
-		v->detail = why;
+	judge_record(e.exp[0], o, v);
+	from = e.from[0];
+	if (e.exp[1] && verdict_fails(v->kind)) {
+		struct verdict second;
+
+		judge_record(e.exp[1], o, &second);
+		if (!verdict_fails(second.kind) || in_transit(e.exp[0], e.exp[1], o)) {
+			char *was = v->detail ? v->detail : xasprintf("%s, not in the older baseline",
+								      status_name(o->st));
+
+			v->detail = xasprintf("%s; as in %s", was, base_name(e.from[1]));
+			v->kind = V_TRANSIT;
+			free(was);
+		}
+		verdict_free(&second);
 	}
+	if (e.rule != EX_OWN && v->detail)
+		detail_add(v, xasprintf("judged by the %s rule: %s (%s)", expect_rule_name(e.rule), e.why, e.files));
+	/* A failing or changed verdict names the change behind it where fixes.txt has one. */
+	if (j->fixes && v->detail && v->kind != V_SAME && v->kind != V_KNOWN && v->kind != V_NEW_OBS &&
+	    v->kind != V_TRANSIT) {
+		why = fixes_explain(j->fixes, v->exp, o, j->release ? j->release : "this kernel", from->recorded_on);
+		if (why) {
+			char *d = xasprintf("%s%s", v->detail, why);
+
+			free(v->detail);
+			free(why);
+			v->detail = d;
+		}
+	}
+	expectation_free(&e);
 }
 
 char *baseline_path(const char *dir, const struct kernel_id *k)

@@ -55,21 +55,25 @@ struct verdict {
 
 /* Judge one observed record against the baseline (which may be NULL); marks the match seen. */
 void judge(struct recset *base, const struct record *obs, struct verdict *v);
+/* The same against one expected record (NULL: none). */
+void judge_record(const struct record *exp, const struct record *obs, struct verdict *v);
 /* The same between an older baseline and a newer one (which may be NULL). */
 void judge_between(struct recset *older, const struct recset *newer, const struct record *obs,
 		   struct verdict *v);
+struct expect_all;
 /* The baselines a run judges with, and this machine's facts. */
 struct judges {
 	struct recset *base, *newer;	/* as judge_between; either may be NULL */
-	struct recset *pool;		/* the others, nearest kernel line first */
-	size_t npool;
+	const struct expect_all *all;	/* every baseline, for the rules beyond the own (expect.h); or NULL */
 	const struct strv *here;	/* this machine's facts (facts.h) */
 	const struct fixes *fixes;	/* the changes behind known differences (fixes.h), or NULL */
 	const char *release;		/* this kernel's, for their wording */
 };
 /*
- * judge_between, under equal facts (above); a failing or changed verdict
- * names the change behind it where fixes.txt has one.
+ * A case against what expect() says of it (expect.h): the own baseline
+ * under equal facts (above), else the rules across arches and kernel
+ * lines; a failing or changed verdict names the change behind it where
+ * fixes.txt has one.
  */
 void judge_facts(const struct judges *j, const struct record *obs, struct verdict *v);
 /*

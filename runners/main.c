@@ -43,6 +43,8 @@ static void usage(FILE *f)
 "       perfconf diff A B           what changed between two baselines or results files\n"
 "       perfconf restore            restore the sysctls a killed run left changed\n"
 "       perfconf info               this kernel, its PMU profile and its baseline\n"
+"       perfconf explain CASE       where CASE's expectation comes from here: the rule,\n"
+"                                   the baselines, the value (--expected, --results)\n"
 "       perfconf abi                the ABI tables: attr, mmap page, header, records,\n"
 "                                   ioctls, open flags, errnos\n"
 "       perfconf coverage [DIR]     attr fields, ioctls, open flags and errnos without a\n"
@@ -378,6 +380,14 @@ int main(int argc, char **argv)
 		return cmd_restore(argc - 1);
 	if (argc > 1 && !strcmp(argv[1], "info"))
 		return cmd_info(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "explain")) {
+		struct opts o = { 0 };
+
+		if (argc < 3 || argv[2][0] == '-')
+			fail_usage("explain takes a case id: perfconf explain <area>/<binary>:<case> [options]");
+		parse_opts(argc - 2, argv + 2, &o);	/* the options after the id */
+		return cmd_explain(&o, argv[2]);
+	}
 	if (argc > 1 && !strcmp(argv[1], "abi"))
 		return cmd_abi(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "coverage"))

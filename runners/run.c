@@ -15,6 +15,7 @@
 #include "baseline.h"
 #include "discover.h"
 #include "exec.h"
+#include "expect.h"
 #include "facts.h"
 #include "fixes.h"
 #include "health.h"
@@ -273,6 +274,16 @@ static void report_complaints(const struct health *h, struct sbuf *tail, struct 
 	}
 }
 
+/* What judges a run's cases (judging_open). */
+struct judging {
+	struct kernel_id kb;	/* whose baselines judge: k, or k as nohw where its profile has none */
+	char *base_path, *newer_path;
+	struct recset base, newer;
+	struct expect_all all;
+	struct fixes fixes;
+	bool have_base, have_newer, fallback, plain, unrecorded;
+};
+
 int require_root(const char *what)
 {
 	if (geteuid() == 0)
@@ -290,19 +301,93 @@ const char *run_lock_why(int err)
 	return strerror(-err);
 }
 
+/*
+ * The baselines that judge this kernel (expect.h): its own, or for a
+ * variant or PMU profile with none the plain kernel's or the nohw ones;
+ * the nearest older and newer for a kernel between two; every baseline
+ * for the rules beyond them; and fixes.txt. -1 with a message in err.
+ */
+static int judging_open(const struct opts *o, const struct kernel_id *k, struct judging *g, char *err, size_t len)
+{
+	char *path;
+
+	memset(g, 0, sizeof(*g));
+	g->kb = *k;
+	if (o->baseline) {
+		g->base_path = xstrdup(o->baseline);
+	} else {
+		g->base_path = baseline_find(o->expected, k, &g->fallback);
+		if (!g->base_path && !o->record && k->variant[0]) {
+			/* A variant with no baseline of its own: the plain kernel's, under equal facts. */
+			profile_detect(g->kb.profile, sizeof(g->kb.profile));
+			g->base_path = baseline_find(o->expected, &g->kb, &g->fallback);
+			g->plain = g->base_path != NULL;
+		}
+		if (!g->base_path && !o->record && strncmp(g->kb.profile, "nohw", 4)) {
+			/*
+			 * A PMU profile no baseline has: the nohw baselines judge
+			 * every case that does not depend on the core PMU (fact
+			 * pmu.core).
+			 */
+			snprintf(g->kb.profile, sizeof(g->kb.profile), "nohw");
+			g->base_path = baseline_find(o->expected, &g->kb, &g->fallback);
+			g->unrecorded = g->base_path != NULL;
+		}
+	}
+	if (g->base_path && (!o->record || access(g->base_path, F_OK) == 0)) {
+		if (recset_load(&g->base, g->base_path, err, len))
+			return -1;
+		g->have_base = true;
+	}
+	/* A kernel between two baselines is judged against both. */
+	if (g->have_base && g->fallback && !o->record)
+		g->newer_path = baseline_find_newer(o->expected, &g->kb);
+	if (g->newer_path) {
+		if (recset_load(&g->newer, g->newer_path, err, len))
+			return -1;
+		g->have_newer = true;
+	}
+	/* Every baseline, for the rules beyond this kernel's own. */
+	if (!o->record && !o->baseline && expect_load(&g->all, o->expected, err, len))
+		return -1;
+	/* The changes behind known differences, to name them in a regression. */
+	path = xasprintf("%s/fixes.txt", o->expected);
+	if (fixes_load(&g->fixes, path, err, len)) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+/* This machine's facts are known: the judges of its cases. */
+static struct judges judging_judges(struct judging *g, const struct kernel_id *k, const struct strv *here)
+{
+	expect_here(&g->all, k, here);
+	return (struct judges){ .base = g->have_base ? &g->base : NULL, .newer = g->have_newer ? &g->newer : NULL,
+				.all = g->all.n ? &g->all : NULL, .here = here, .fixes = &g->fixes,
+				.release = k->release };
+}
+
+static void judging_close(struct judging *g)
+{
+	recset_free(&g->base);
+	recset_free(&g->newer);
+	expect_free(&g->all);
+	fixes_free(&g->fixes);
+	free(g->base_path);
+	free(g->newer_path);
+}
+
 int cmd_run(struct opts *o)
 {
 	struct kernel_id k;
 	struct job *jobs = NULL;
 	size_t n = 0, nall;
 	struct timeouts tmo = { 0 };
-	struct kernel_id kb;	/* whose baselines judge: k, or k as nohw where its profile has none */
-	struct recset base = { 0 }, newer = { 0 }, *pool = NULL;
-	size_t npool = 0;
+	struct judging g;
 	struct strv here = { 0 };
-	struct fixes fixes = { 0 };
-	bool have_base = false, have_newer = false, fallback = false, unrecorded = false, plain = false;
-	char err[1024], *base_path = NULL, *newer_path = NULL, *results_dir, *path, *header;
+	char err[1024], *results_dir, *path, *header;
 	struct sbuf head = { 0 }, tail = { 0 };
 	struct health h;
 	struct summary sum = { 0 };
@@ -316,7 +401,6 @@ int cmd_run(struct opts *o)
 	if (!o->expected)
 		o->expected = xasprintf("%s/../expected", o->dir);
 	kernel_identify(&k, o->variant);
-	kb = k;
 
 	if (discover(o->dir, &o->sel, &jobs, &n, err, sizeof(err))) {
 		warnx_("%s", err);
@@ -358,70 +442,11 @@ int cmd_run(struct opts *o)
 	if (require_root("the suite"))
 		return exit_code(o, EXIT_SETUP);
 
-	/* The baseline. */
-	if (o->baseline) {
-		base_path = xstrdup(o->baseline);
-	} else {
-		base_path = baseline_find(o->expected, &k, &fallback);
-		if (!base_path && !o->record && k.variant[0]) {
-			/* A variant with no baseline of its own: the plain kernel's, under equal facts. */
-			profile_detect(kb.profile, sizeof(kb.profile));
-			base_path = baseline_find(o->expected, &kb, &fallback);
-			plain = base_path != NULL;
-		}
-		if (!base_path && !o->record && strncmp(kb.profile, "nohw", 4)) {
-			/*
-			 * A PMU profile no baseline has: the nohw baselines judge
-			 * every case that does not depend on the core PMU (fact
-			 * pmu.core).
-			 */
-			snprintf(kb.profile, sizeof(kb.profile), "nohw");
-			base_path = baseline_find(o->expected, &kb, &fallback);
-			unrecorded = base_path != NULL;
-		}
-	}
-	if (base_path && (!o->record || access(base_path, F_OK) == 0)) {
-		if (recset_load(&base, base_path, err, sizeof(err))) {
-			warnx_("%s", err);
-			return exit_code(o, EXIT_SETUP);
-		}
-		have_base = true;
-	}
-	/* A kernel between two baselines is judged against both (judge_between). */
-	if (have_base && fallback && !o->record)
-		newer_path = baseline_find_newer(o->expected, &kb);
-	if (newer_path) {
-		if (recset_load(&newer, newer_path, err, sizeof(err))) {
-			warnx_("%s", err);
-			return exit_code(o, EXIT_SETUP);
-		}
-		have_newer = true;
-	}
-	/* The others of its arch and profile, for cases whose facts differ from the baseline's. */
-	if (have_base && !o->record && !o->baseline) {
-		struct strv all = { 0 };
-
-		baseline_find_all(o->expected, &kb, &all);
-		pool = xcalloc(all.n ? all.n : 1, sizeof(*pool));
-		for (size_t i = 0; i < all.n; i++) {
-			if (!strcmp(all.v[i], base_path) || (newer_path && !strcmp(all.v[i], newer_path)))
-				continue;
-			if (recset_load(&pool[npool], all.v[i], err, sizeof(err))) {
-				warnx_("%s", err);
-				return exit_code(o, EXIT_SETUP);
-			}
-			npool++;
-		}
-		strv_free(&all);
-	}
-	/* The changes behind known differences, to name them in a regression. */
-	path = xasprintf("%s/fixes.txt", o->expected);
-	if (fixes_load(&fixes, path, err, sizeof(err))) {
+	if (judging_open(o, &k, &g, err, sizeof(err))) {
 		warnx_("%s", err);
 		return exit_code(o, EXIT_SETUP);
 	}
-	free(path);
-	if (!have_base && o->bisect && !o->record) {
+	if (!g.have_base && o->bisect && !o->record) {
 		warnx_("no baseline for %s %d.%d %s in %s: cannot judge (give --baseline)",
 		       k.arch, k.major, k.minor, k.profile, o->expected);
 		return exit_code(o, EXIT_SETUP);
@@ -489,28 +514,32 @@ int cmd_run(struct opts *o)
 
 		ktap_diag(&head, "", l);
 		free(l);
-		if (have_newer)
+		if (g.have_newer)
 			l = xasprintf("baseline: %s and %s, the kernels either side (there is none for %s %d.%d %s)",
-				      base_path, newer_path, k.arch, k.major, k.minor, k.profile);
-		else if (have_base && fallback)
+				      g.base_path, g.newer_path, k.arch, k.major, k.minor, k.profile);
+		else if (g.have_base && g.fallback)
 			l = xasprintf("baseline: %s (nearest older kernel: there is none for %s %d.%d %s)",
-				      base_path, k.arch, k.major, k.minor, k.profile);
-		else if (have_base)
-			l = xasprintf("baseline: %s", base_path);
+				      g.base_path, k.arch, k.major, k.minor, k.profile);
+		else if (g.have_base)
+			l = xasprintf("baseline: %s", g.base_path);
+		else if (g.all.n)
+			l = xasprintf("baseline: none for %s %d.%d %s in %s: the rules across arches and kernel lines "
+				      "judge it (README: Which baseline judges a case; record one with --record)",
+				      k.arch, k.major, k.minor, k.profile, o->expected);
 		else
 			l = xasprintf("baseline: none for %s %d.%d %s in %s: every case is new (record one with --record)",
 				      k.arch, k.major, k.minor, k.profile, o->expected);
 		ktap_diag(&head, "", l);
 		free(l);
-		if (plain && !unrecorded) {
+		if (g.plain && !g.unrecorded) {
 			l = xasprintf("variant %s: no baseline of its own; the %s baselines judge it, under equal facts",
-				      k.variant, kb.profile);
+				      k.variant, g.kb.profile);
 			ktap_diag(&head, "", l);
 			free(l);
 		}
-		if (unrecorded) {
+		if (g.unrecorded) {
 			l = xasprintf("profile %s: no baseline has it; the %s baselines judge every case that "
-				      "does not depend on the core PMU (fact pmu.core)", k.profile, kb.profile);
+				      "does not depend on the core PMU (fact pmu.core)", k.profile, g.kb.profile);
 			ktap_diag(&head, "", l);
 			free(l);
 		}
@@ -565,9 +594,7 @@ int cmd_run(struct opts *o)
 	run.jobs = jobs;
 	run.n = n;
 	run.nall = nall;
-	run.judges = (struct judges){ .base = have_base ? &base : NULL, .newer = have_newer ? &newer : NULL,
-				      .pool = pool, .npool = npool, .here = &here, .fixes = &fixes,
-				      .release = k.release };
+	run.judges = judging_judges(&g, &k, &here);
 	exec_keep_tracepoints();
 	stop = exec_run(jobs, nall, o->jobs, &h, job_done, &run);
 	if (!stop)
@@ -759,16 +786,117 @@ int cmd_run(struct opts *o)
 	for (size_t i = nall; i-- > 0;)
 		job_free(&jobs[i]);	/* parts first: their binary owns the phases */
 	free(jobs);
-	recset_free(&base);
-	recset_free(&newer);
-	for (size_t i = 0; i < npool; i++)
-		recset_free(&pool[i]);
-	free(pool);
+	judging_close(&g);
 	strv_free(&here);
-	fixes_free(&fixes);
 	timeouts_free(&tmo);
-	free(base_path);
-	free(newer_path);
 	free(results_dir);
 	return exit_code(o, code);
+}
+
+/*
+ * The facts case `id` depends on, from the "# DEPENDS" lines of its last
+ * run here (ktap.txt under dir); false when no run of it is there.
+ */
+static bool deps_from_ktap(const char *dir, const char *id, struct strv *deps)
+{
+	char *path = xasprintf("%s/ktap.txt", dir), *text = read_file(path, NULL), *line, *save;
+	const char *colon = strchr(id, ':');
+	char binary[512] = "";
+	bool found = false;
+	struct strv pending = { 0 };
+
+	free(path);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !found; line = strtok_r(NULL, "\n", &save)) {
+		char *l = line + strspn(line, " ");
+		const char *name;
+
+		if (!strncmp(l, "# Subtest: ", 11)) {
+			snprintf(binary, sizeof(binary), "%s", l + 11);
+		} else if (!strncmp(l, "#  RUN ", 7)) {
+			strv_free(&pending);
+		} else if (!strncmp(l, "# DEPENDS ", 10)) {
+			strv_add_once(&pending, l + 10);
+		} else if ((!strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7)) && (name = strchr(l + 3, ' '))) {
+			name++;
+			found = strlen(binary) == (size_t)(colon - id) && !strncmp(binary, id, colon - id) &&
+				!strncmp(name, colon + 1, strlen(colon + 1)) &&
+				(!name[strlen(colon + 1)] || name[strlen(colon + 1)] == ' ');
+			if (found)
+				strv_add_all_once(deps, &pending);
+			strv_free(&pending);
+		}
+	}
+	strv_free(&pending);
+	free(text);
+	return found;
+}
+
+int cmd_explain(struct opts *o, const char *id)
+{
+	struct kernel_id k;
+	struct judging g;
+	struct judges j;
+	struct strv here = { 0 };
+	struct record obs = { 0 };
+	struct expectation e;
+	char err[1024], *results, *line;
+	const char *colon = id ? strchr(id, ':') : NULL;
+	long holder;
+	bool ran;
+
+	if (!id || !case_id_valid(id) || !colon || colon == id || !colon[1] || !strchr(id, '/') ||
+	    strchr(id, '/') > colon) {
+		warnx_("explain: \"%s\" is not a case id (<area>/<binary>:<case>, as in a baseline)", id ? id : "");
+		return EXIT_SETUP;
+	}
+	if (!o->dir)
+		o->dir = self_dir();
+	if (!o->expected)
+		o->expected = xasprintf("%s/../expected", o->dir);
+	kernel_identify(&k, o->variant);
+	facts_probe(&here, &k, pc_sysctl_lock_runs(false, &holder) == 0);
+	if (judging_open(o, &k, &g, err, sizeof(err))) {
+		warnx_("%s", err);
+		return EXIT_SETUP;
+	}
+	j = judging_judges(&g, &k, &here);
+	results = o->results ? xstrdup(o->results)
+			     : xasprintf("%s/results/%s-%s-%s", o->dir, k.release, k.arch, k.profile);
+	obs.id = xstrdup(id);
+	ran = deps_from_ktap(results, id, &obs.deps);
+	expect(&j, &obs, &e);
+	if (!e.recorded && !ran) {
+		warnx_("explain: no baseline in %s records %s, and no run of it is in %s", o->expected, id, results);
+		return EXIT_SETUP;
+	}
+	printf("case: %s\nhere: %s %s, kernel line %d.%d, profile %s\n", id, k.release, k.arch, k.major, k.minor,
+	       k.profile);
+	printf("depends on:");
+	for (size_t i = 0; i < obs.deps.n; i++) {
+		char buf[64];
+		const char *v = facts_get(&g.all.here, obs.deps.v[i], buf, sizeof(buf));
+
+		printf(" %s=%s", obs.deps.v[i], v ? v : FACT_UNKNOWN);
+	}
+	printf("%s (%s)\n", obs.deps.n ? "" : " nothing",
+	       ran ? "as its last run here declared" : "no run of it here: run it once to know its facts");
+	printf("rule: %s: %s\n", expect_rule_name(e.rule), e.why ? e.why : "no baseline records it");
+	if (e.files)
+		printf("files: %s\n", e.files);
+	for (int i = 0; i < 2 && e.exp[i]; i++) {
+		record_format(e.exp[i], &line);
+		printf("%s %s\n", i ? "or:" : "expected:", line + strlen(id) + 1);
+		free(line);
+	}
+	if (e.same_anyway && e.rule != EX_OWN) {
+		record_format(e.same_anyway, &line);
+		printf("also accepted, whatever the facts: %s (%s)\n", line + strlen(id) + 1, g.base_path);
+		free(line);
+	}
+	expectation_free(&e);
+	record_free(&obs);
+	strv_free(&here);
+	judging_close(&g);
+	free(results);
+	return EXIT_OK;
 }

@@ -34,6 +34,12 @@ char *self_dir(void);
 int require_root(const char *what);
 /* The run lock's error, -errno from pc_sysctl_lock_runs(), in words. */
 const char *run_lock_why(int err);
+/*
+ * `perfconf explain CASE`: where the case's expectation comes from on this
+ * machine (expect.h): the rule, the files, the value(s). Exit 2 for a
+ * malformed or unknown case id.
+ */
+int cmd_explain(struct opts *o, const char *id);
 /* Run the suite as the options say; returns the exit code. */
 int cmd_run(struct opts *o);
 

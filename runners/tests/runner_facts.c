@@ -109,26 +109,47 @@ TEST_F(facts, unknown_fact_is_not_judged)
 		    != NULL) SHOW(&self->r);
 }
 
-/* Another kernel line recorded under this machine's facts judges the case. */
-TEST_F(facts, another_line_sharing_the_facts_judges)
+/*
+ * Other kernel lines recorded under this machine's facts judge the case
+ * (expect.h): one line alone never does (a value may be its line's own);
+ * the lines either side do, naming the rule and the files.
+ */
+TEST_F(facts, other_lines_sharing_the_facts_judge_from_both_sides)
 {
-	char older[2 * PATH_MAX];
+	char older[2 * PATH_MAX], newer[2 * PATH_MAX];
 
 	snprintf(older, sizeof(older), "%s/expected/%s-%d.%d-%s.txt", self->t.root, self->k.arch, self->major - 1, 7,
 		 self->k.profile);
+	snprintf(newer, sizeof(newer), "%s/expected/%s-%d.%d-%s.txt", self->t.root, self->k.arch, self->major + 1, 0,
+		 self->k.profile);
 	baseline(self->k.exact, self->cpus + 7, "41", "EINVAL");
+	baseline(older, self->cpus, "39", "E2BIG");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "#   cpus_online differs (baseline: ") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	/* both sides agree with what it shows: judged, unchanged */
 	baseline(older, self->cpus, "40", "E2BIG");
+	baseline(newer, self->cpus, "40", "E2BIG");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "not judged here") == NULL) SHOW(&self->r);
 	fk_res_free(&self->r);
-	/* it judges for real: a value it does not have is a regression, named with the file */
+	/* it judges for real: a value neither side has is a regression, named with the rule and files */
 	baseline(older, self->cpus, "39", "E2BIG");
+	baseline(newer, self->cpus, "39", "E2BIG");
 	fk_run(&self->t, &self->r);
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
-	EXPECT_TRUE(strstr(self->r.out, "#   events/migrations:global.hops: hops: expected 39, observed 40; judged with ")
+	EXPECT_TRUE(strstr(self->r.out, "#   events/migrations:global.hops: hops: expected 39, observed 40; judged by "
+			   "the abi rule: every baseline that records it agrees, over 2 kernel lines (")
 		    != NULL) SHOW(&self->r);
-	EXPECT_TRUE(strstr(self->r.out, "whose facts are this machine's") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	/* the two sides differ: either value passes (a kernel between them), another is a regression */
+	baseline(newer, self->cpus, "40", "E2BIG");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "judged by the between rule: the kernel lines either side") != NULL)
+		SHOW(&self->r);
 }
 
 /* A FAIL whose facts no baseline shares is still a failure: its own assertions failed. */

@@ -24,7 +24,7 @@ build-essential libcap-dev zlib1g-dev ca-certificates"
 for a in "$@"; do
 	case $a in
 	x86_64 | arm64 | i386 | armhf) ;;
-	riscv64 | s390x) packages="$packages qemu-system-misc" ;;
+	riscv64 | s390x) case $packages in *qemu-system-misc*) ;; *) packages="$packages qemu-system-misc" ;; esac ;;
 	*) echo "vm: deps.sh: unknown guest arch $a (x86_64, arm64, i386, armhf, riscv64, s390x)" >&2; exit 2 ;;
 	esac
 done

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rules across arches and kernel lines (runners/expect.h), on fake
+ * trees where this machine's arch has no baseline (a porter's first run):
+ * abi, line (with the fact that separates arches), between, first seen;
+ * one other line's or one other arch's value never judges alone; and
+ * `perfconf explain` names the rule and the files.
+ */
+#include "perfconf.h"
+#include "fake.h"
+
+FIXTURE(ex) {
+	struct tree t;
+	struct res r;
+	struct fk_kernel k;
+	int cpus, major, minor;
+	const char *other[3];	/* three arches that are not this machine's: two little-endian, then s390x */
+};
+
+FIXTURE_SETUP(ex)
+{
+	static const char *const arches[] = { "aarch64", "riscv64", "x86_64" };
+	char *cpus;
+	int n = 0;
+
+	fk_tree(&self->t);
+	memset(&self->r, 0, sizeof(self->r));
+	ASSERT_TRUE(fk_kernel_get(&self->t, &self->k));
+	ASSERT_EQ(2, sscanf(self->k.kernel, "%d.%d", &self->major, &self->minor));
+	cpus = fk_info_field(self->k.info, "cpus_online", true);
+	ASSERT_NE(NULL, cpus);
+	self->cpus = atoi(cpus);
+	free(cpus);
+	if (!strcmp(self->k.arch, "s390x"))
+		SKIP(return, "the tests pretend from a little-endian machine");
+	for (int i = 0; i < 3 && n < 2; i++)
+		if (strcmp(arches[i], self->k.arch))
+			self->other[n++] = arches[i];
+	self->other[2] = "s390x";
+	/* one case that depends on the CPU count, one that depends on nothing */
+	fk_script(&self->t, "events/migrations",
+		  "echo 'TAP version 13'\necho '1..2'\n"
+		  "echo '#  RUN           global.hops ...'\n"
+		  "echo '# DEPENDS cpus_online'\necho '# OBS hops=40'\necho 'ok 1 global.hops'\n"
+		  "echo '#  RUN           global.plain ...'\n"
+		  "echo '# OBS errno=EINVAL'\necho 'ok 2 global.plain'\n");
+}
+
+FIXTURE_TEARDOWN(ex)
+{
+	fk_res_free(&self->r);
+	fk_tree_free(&self->t);
+	fk_kernel_free(&self->k);
+}
+
+#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
+
+/* expected/<arch>-<major>.<minor>-<this profile>.txt recording hops and plain, under cpus_online=cpus. */
+static void put(struct tree *t, const struct fk_kernel *k, const char *arch, int major, int minor, int cpus,
+		const char *hops, const char *plain)
+{
+	char path[PATH_MAX + 64], text[512];
+
+	snprintf(path, sizeof(path), "%s/expected/%s-%d.%d-%s.txt", t->root, arch, major, minor, k->profile);
+	snprintf(text, sizeof(text), "# facts: cpus_online=%d pmu.core=%s\nevents/migrations:global.hops PASS hops=%s\n"
+		 "events/migrations:global.plain PASS errno=%s\n", cpus, k->profile, hops, plain);
+	fk_write(path, text, 0644);
+}
+
+/* abi: what every baseline agrees on over two lines judges a first run, any arch. */
+TEST_F(ex, abi_rule_judges_a_first_run)
+{
+	put(&self->t, &self->k, self->other[0], self->major - 1, 1, self->cpus, "40", "EINVAL");
+	put(&self->t, &self->k, self->other[1], self->major + 1, 1, self->cpus, "40", "EINVAL");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "the rules across arches and kernel lines judge it") != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "not judged here") == NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	put(&self->t, &self->k, self->other[0], self->major - 1, 1, self->cpus, "40", "E2BIG");
+	put(&self->t, &self->k, self->other[1], self->major + 1, 1, self->cpus, "40", "E2BIG");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "#   events/migrations:global.plain: errno: expected E2BIG, observed EINVAL; "
+			   "judged by the abi rule: every baseline that records it agrees, over 2 kernel lines")
+		    != NULL) SHOW(&self->r);
+}
+
+/*
+ * One other line's value never judges alone (issue 34: a 6.18 value judged
+ * a 6.12 kernel, both at paranoid 2): first seen, with the reason. Nor one
+ * other arch's at this very line.
+ */
+TEST_F(ex, one_line_or_one_arch_alone_never_judges)
+{
+	put(&self->t, &self->k, self->k.arch, self->major + 1, 1, self->cpus, "40", "E2BIG");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "it was recorded on kernel lines above ") != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# regressions (") == NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_tree_free(&self->t);
+	fk_tree(&self->t);
+	fk_script(&self->t, "events/migrations", "echo 'TAP version 13'\necho '1..1'\n"
+		  "echo '# OBS errno=EINVAL'\necho 'ok 1 global.plain'\n");
+	put(&self->t, &self->k, self->other[0], self->major, self->minor, self->cpus, "40", "E2BIG");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "only one other arch recorded it") != NULL) SHOW(&self->r);
+}
+
+/* line: this line's baselines of other arches, those of this machine's byte order where they differ. */
+TEST_F(ex, line_rule_takes_the_fact_that_separates_arches)
+{
+	put(&self->t, &self->k, self->other[0], self->major, self->minor, self->cpus, "40", "EINVAL");
+	put(&self->t, &self->k, self->other[1], self->major, self->minor, self->cpus, "40", "EINVAL");
+	put(&self->t, &self->k, self->other[2], self->major, self->minor, self->cpus, "40", "E2BIG");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "not judged here") == NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	put(&self->t, &self->k, self->other[0], self->major, self->minor, self->cpus, "40", "ENOENT");
+	put(&self->t, &self->k, self->other[1], self->major, self->minor, self->cpus, "40", "ENOENT");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "expected ENOENT, observed EINVAL; judged by the line rule: the baselines of ") !=
+		    NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, ", of this machine's byte_order") != NULL) SHOW(&self->r);
+}
+
+/* between: the lines either side; where they differ, either value is growth in transit, a third a regression. */
+TEST_F(ex, between_rule_takes_either_side)
+{
+	for (int i = 0; i < 2; i++) {
+		put(&self->t, &self->k, self->other[i], self->major - 1, 1, self->cpus, "40", "EINVAL");
+		put(&self->t, &self->k, self->other[i], self->major + 1, 1, self->cpus, "40", "E2BIG");
+	}
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "ABI growth in transit") == NULL) SHOW(&self->r);	/* the older value */
+	EXPECT_TRUE(strstr(self->r.out, "not judged here") == NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	for (int i = 0; i < 2; i++)
+		put(&self->t, &self->k, self->other[i], self->major - 1, 1, self->cpus, "40", "ENOENT");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "judged by the between rule: the kernel lines either side") != NULL)
+		SHOW(&self->r);
+}
+
+/* A fact no baseline shares: first seen, grouped by that fact; explain says so, and where a value comes from. */
+TEST_F(ex, first_seen_by_fact_and_explained)
+{
+	char *id = "events/migrations:global.hops", exp[PATH_MAX + 16], res[PATH_MAX + 16];
+
+	put(&self->t, &self->k, self->other[0], self->major - 1, 1, self->cpus + 7, "41", "EINVAL");
+	put(&self->t, &self->k, self->other[1], self->major + 1, 1, self->cpus + 7, "41", "EINVAL");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "no baseline records it under cpus_online=") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	snprintf(exp, sizeof(exp), "%s/expected", self->t.root);
+	snprintf(res, sizeof(res), "%s/results", self->t.root);
+	fk_run_cmd(&self->t, &self->r, "explain", id, "--expected", exp, "--results", res, NULL);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "depends on: cpus_online=") != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "rule: first seen: no baseline records it under cpus_online=") != NULL)
+		SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "explain", "events/migrations:global.plain", "--expected", exp, "--results", res,
+		   NULL);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "rule: abi: every baseline that records it agrees, over 2 kernel lines") != NULL)
+		SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "\nexpected: PASS errno=EINVAL\n") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "explain", "not-a-case", NULL);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "is not a case id") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "explain", "events/none:global.x", "--expected", exp, "--results", res, NULL);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "no baseline in ") != NULL) SHOW(&self->r);
+}
+
+TEST_HARNESS_MAIN
