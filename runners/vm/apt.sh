@@ -23,7 +23,9 @@
 # VM_LISTS_DAYS (default 7) days are refreshed. VM_MIRROR: the Debian
 # mirror (default http://deb.debian.org, holding debian/ and
 # debian-security/); a file: mirror is trusted as it is (a local copy).
-set -euo pipefail
+set -eEuo pipefail
+# Every exit says why: a command that fails where nothing handles it is named.
+trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
 vm=${VM_DIR:-build/vm}
 dir=$vm/apt
@@ -233,7 +235,7 @@ userland)
 		case $s in *-*) continue ;; esac
 		s=${s#*:}
 		v=$(apt-cache "${opts[@]}" showpkg "$p:$a" 2>/dev/null |
-			awk -v s="_dists_${s}_main_binary-${a}_" '/^Versions:/ { on = 1; next } /^[A-Z][a-z]*:/ { on = 0 } on && /^[^ ]/ && index($0, s) { print $1; exit }')
+			awk -v s="_dists_${s}_main_binary-${a}_" '/^Versions:/ { on = 1; next } /^[A-Z][a-z]*:/ { on = 0 } on && /^[^ ]/ && index($0, s) && !v { v = $1 } END { if (v) print v }')
 		[ -n "$v" ] || continue
 		[ -s "$(deb "$v")" ] || (cd "$dest" && apt-get "${opts[@]}" download "$p:$a=$v") >/dev/null 2>&1 || continue
 		echo "vm: $p:$a: the host's version is not in the archive; using $s's $v" >&2

@@ -23,7 +23,9 @@
 # CFLAGS and LDFLAGS go through the environment, not the make command line:
 # the Makefile appends its own flags with +=, which a command-line
 # assignment would discard.
-set -euo pipefail
+set -eEuo pipefail
+# Every exit says why: a command that fails where nothing handles it is named.
+trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
 arch=${1:?usage: build-static.sh x86_64|arm64|i386|armhf|riscv64|s390x}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -10,7 +10,9 @@
 # The same idea as the kernel's scripts/extract-vmlinux: find the magic of
 # the compressed payload, decompress from there, keep the first result that
 # is an ELF file.
-set -euo pipefail
+set -eEuo pipefail
+# Every exit says why: a command that fails where nothing handles it is named.
+trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
 in=${1:?usage: extract-vmlinux.sh VMLINUZ VMLINUX}
 out=${2:?usage: extract-vmlinux.sh VMLINUZ VMLINUX}

@@ -15,7 +15,9 @@
 #
 #   runners/vm/initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x BUILD_DIR|-
 # Prints the archive's path: build/vm/<arch>/initramfs.cpio (shell.cpio for -)
-set -euo pipefail
+set -eEuo pipefail
+# Every exit says why: a command that fails where nothing handles it is named.
+trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
 arch=${1:?usage: initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x BUILD_DIR|-}
 b=${2:?usage: initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-}

@@ -23,7 +23,9 @@
 #
 # Environment: VM_DIR (build/vm), VM_CACHE (VM_DIR/cache); see apt.sh for
 # the list refresh policy.
-set -euo pipefail
+set -eEuo pipefail
+# Every exit says why: a command that fails where nothing handles it is named.
+trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
 arch=${1:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]}
 line=${2:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]}
