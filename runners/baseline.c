@@ -154,25 +154,6 @@ static bool in_transit(const struct record *e, const struct record *n, const str
 	return true;
 }
 
-void judge_between(struct recset *older, const struct recset *newer, const struct record *o,
-		   struct verdict *v)
-{
-	const struct record *n;
-	char *was;
-
-	judge(older, o, v);
-	if (!newer || !verdict_fails(v->kind))
-		return;
-	n = recset_find(newer, o->id);
-	if (!n || !in_transit(v->exp, n, o))
-		return;
-	was = v->detail ? v->detail : xasprintf("%s, not in the older baseline", status_name(o->st));
-	v->detail = xasprintf("%s; as in %s", was,
-			      strrchr(newer->path, '/') ? strrchr(newer->path, '/') + 1 : newer->path);
-	v->kind = V_TRANSIT;
-	free(was);
-}
-
 /* A fact's value in words, where a bare token would puzzle. */
 static const char *fact_words(const char *fact, const char *value)
 {
@@ -272,25 +253,18 @@ void judge_facts(const struct judges *j, const struct record *o, struct verdict 
 	}
 	judge_record(e.exp[0], o, v);
 	from = e.from[0];
-	if (e.exp[1] && verdict_fails(v->kind)) {
-		struct verdict second;
+	/* A kernel between two lines: every value as in one of them is ABI growth in transit. */
+	if (e.exp[1] && verdict_fails(v->kind) && in_transit(e.exp[0], e.exp[1], o)) {
+		char *was = v->detail ? v->detail : xasprintf("%s, not in the older baseline", status_name(o->st));
 
-		judge_record(e.exp[1], o, &second);
-		if (!verdict_fails(second.kind) || in_transit(e.exp[0], e.exp[1], o)) {
-			char *was = v->detail ? v->detail : xasprintf("%s, not in the older baseline",
-								      status_name(o->st));
-
-			v->detail = xasprintf("%s; as in %s", was, base_name(e.from[1]));
-			v->kind = V_TRANSIT;
-			free(was);
-		}
-		verdict_free(&second);
+		v->detail = xasprintf("%s; as in %s", was, base_name(e.from[1]));
+		v->kind = V_TRANSIT;
+		free(was);
 	}
 	if (e.rule != EX_OWN && v->detail)
 		detail_add(v, xasprintf("judged by the %s rule: %s (%s)", expect_rule_name(e.rule), e.why, e.files));
 	/* A failing or changed verdict names the change behind it where fixes.txt has one. */
-	if (j->fixes && v->detail && v->kind != V_SAME && v->kind != V_KNOWN && v->kind != V_NEW_OBS &&
-	    v->kind != V_TRANSIT) {
+	if (j->fixes && v->detail && v->kind != V_SAME && v->kind != V_KNOWN && v->kind != V_NEW_OBS) {
 		why = fixes_explain(j->fixes, v->exp, o, j->release ? j->release : "this kernel", from->recorded_on);
 		if (why) {
 			char *d = xasprintf("%s%s", v->detail, why);
@@ -372,40 +346,6 @@ char *baseline_find(const char *dir, const struct kernel_id *k, bool *fallback)
 char *baseline_find_newer(const char *dir, const struct kernel_id *k)
 {
 	return nearest(dir, k, true);
-}
-
-void baseline_find_all(const char *dir, const struct kernel_id *k, struct strv *out)
-{
-	struct kernel_id at = *k;
-	char *exact = baseline_path(dir, k), *p;
-
-	if (access(exact, F_OK) == 0)
-		strv_add(out, exact);
-	free(exact);
-	/* Walk outwards: the nearest older and newer, in turn. */
-	for (struct kernel_id lo = *k, hi = *k;;) {
-		char *older = nearest(dir, &lo, false), *newer = nearest(dir, &hi, true);
-		int maj, min;
-
-		if (!older && !newer)
-			break;
-		if (older) {
-			strv_add(out, older);
-			p = strrchr(older, '/') + 1;
-			if (!parse_name(p, &at, &maj, &min))
-				maj = -1, min = -1;	/* cannot be: nearest() parsed it */
-			lo.major = maj, lo.minor = min;
-			free(older);
-		}
-		if (newer) {
-			strv_add(out, newer);
-			p = strrchr(newer, '/') + 1;
-			if (!parse_name(p, &at, &maj, &min))
-				maj = 1 << 20, min = 0;
-			hi.major = maj, hi.minor = min;
-			free(newer);
-		}
-	}
 }
 
 static void list_section(FILE *out, const char *title, struct strv *lines)

@@ -23,11 +23,10 @@
  * Under equal facts (facts.h): a case that declared the facts it depends
  * on is judged only against a baseline recorded under the same values
  * (what equals the baseline's line, status and values, is unchanged
- * whatever the facts). Where
- * the chosen baseline's differ (or are unknown on either side), the nearest
- * other baseline of the pool (the same arch and profile, any kernel line)
- * that shares them and has the case judges it; where none does, the case
- * is "not judged here: <fact> differs (baseline: X; here: Y)", never a
+ * whatever the facts). Where the chosen baseline's differ (or are unknown
+ * on either side), or it lacks the case, the rules across every baseline
+ * judge it (expect.h); where none does, the case is "not judged here:
+ * <fact> differs (baseline: X; here: Y)" or the rules' reason, never a
  * regression (a FAIL, ERROR or TIMEOUT is still a new failure: the case's
  * own assertions failed).
  */
@@ -57,13 +56,10 @@ struct verdict {
 void judge(struct recset *base, const struct record *obs, struct verdict *v);
 /* The same against one expected record (NULL: none). */
 void judge_record(const struct record *exp, const struct record *obs, struct verdict *v);
-/* The same between an older baseline and a newer one (which may be NULL). */
-void judge_between(struct recset *older, const struct recset *newer, const struct record *obs,
-		   struct verdict *v);
 struct expect_all;
 /* The baselines a run judges with, and this machine's facts. */
 struct judges {
-	struct recset *base, *newer;	/* as judge_between; either may be NULL */
+	struct recset *base, *newer;	/* this kernel's, and the newer one for a kernel between two; or NULL */
 	const struct expect_all *all;	/* every baseline, for the rules beyond the own (expect.h); or NULL */
 	const struct strv *here;	/* this machine's facts (facts.h) */
 	const struct fixes *fixes;	/* the changes behind known differences (fixes.h), or NULL */
@@ -107,8 +103,6 @@ char *baseline_path(const char *dir, const struct kernel_id *k);
 char *baseline_find(const char *dir, const struct kernel_id *k, bool *fallback);
 /* The nearest newer kernel's baseline of the same arch and profile, or NULL. */
 char *baseline_find_newer(const char *dir, const struct kernel_id *k);
-/* Every baseline of k's arch and profile: k's own, then outwards, the nearest older before the nearest newer. */
-void baseline_find_all(const char *dir, const struct kernel_id *k, struct strv *out);
 
 /*
  * `perfconf diff A B`: what changed from A to B, as a changelog. Returns 0

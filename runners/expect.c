@@ -24,7 +24,8 @@ const char *expect_rule_name(enum expect_rule r)
 	return "?";
 }
 
-void facts_of_kernel(struct strv *out, const char *arch, const char *profile, int major, int minor)
+/* The facts a baseline's file name gives (expect.h), for a kernel (arch as uname -m, profile with its variant). */
+static void facts_of_kernel(struct strv *out, const char *arch, const char *profile, int major, int minor)
 {
 	const char *dash = strrchr(profile, '-'), *userland = arch;
 
@@ -246,7 +247,7 @@ differ:
 	}
 	if (why)
 		*why = xasprintf("its value differs between the baselines of %d.%d, and no fact that separates "
-				 "them (byte order, word size, page size, arch) is this machine's",
+				 "them (byte order, word size, page size, arch, userland) is this machine's",
 				 c[0].f->major, c[0].f->minor);
 	return NULL;
 }

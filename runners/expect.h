@@ -55,9 +55,6 @@ int expect_load(struct expect_all *x, const char *dir, char *err, size_t errlen)
 void expect_here(struct expect_all *x, const struct kernel_id *k, const struct strv *here);
 void expect_free(struct expect_all *x);
 
-/* The facts a baseline's file name gives, for a kernel (arch as uname -m, profile with its variant). */
-void facts_of_kernel(struct strv *out, const char *arch, const char *profile, int major, int minor);
-
 enum expect_rule { EX_NONE, EX_OWN, EX_ABI, EX_LINE, EX_BETWEEN };
 
 struct expectation {

@@ -41,7 +41,7 @@ die() { echo "check-fresh: $*" >&2; exit 2; }
 say() { echo "check-fresh: $*" >&2; }
 secs() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }'; }
 
-[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and the suite itself)"
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, mount namespaces and the suite itself)"
 sh "$src/scripts/apt-install.sh" -p check-fresh debootstrap debian-archive-keyring git ||
 	die "cannot install debootstrap"
 git -C "$src" rev-parse --verify -q HEAD >/dev/null || die "$src: not a git checkout with a commit"
@@ -52,14 +52,34 @@ t_all=$(date +%s.%N)
 
 # --- the root ---------------------------------------------------------------
 
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# The process of the running step's namespace ("" between steps), and its
+# namespace: INT or TERM ends all of it (bash would run a trap only after a
+# foreground step ended).
+step_pid="" step_ns=""
+# NSFILE: KILL every process of the mount namespace named in NSFILE; prints them.
+ns_kill() {
+	local p ns
+	ns=$(cat "$1" 2>/dev/null) || return 0
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$ns" ] || continue
+		printf ' %s(%s)' "${p#/proc/}" "$(cat "$p/comm" 2>/dev/null)"
+		kill -KILL "${p#/proc/}" 2>/dev/null || true
+	done
+}
+stop() {
+	[ -z "$step_ns" ] || ns_kill "$step_ns" >/dev/null
+	if [ -n "$step_pid" ]; then
+		kill -KILL "$step_pid" 2>/dev/null || true
+		wait "$step_pid" 2>/dev/null || true
+	fi
+	say "stopped"
+	exit "$1"
+}
+trap 'stop 130' INT
+trap 'stop 143' TERM
 
-# A root of an earlier check whose binds are still there is never deleted through them.
-if [ -d "$root" ]; then
-	grep -q " $root/" /proc/mounts && die "$root still has mounts (umount -R $root/{proc,sys,dev,run})"
-	rm -rf --one-file-system "$root"
-fi
+# The binds live in the steps' namespaces only: the host sees none under the root.
+[ ! -d "$root" ] || rm -rf --one-file-system "$root"
 if [ ! -s "$dir/bookworm.tar" ]; then
 	t0=$(date +%s.%N)
 	say "debootstrap bookworm (once; kept as $dir/bookworm.tar)"
@@ -88,8 +108,10 @@ failed=0
 # environment, in a mount namespace whose root is the root (item 2 above).
 # No process of that namespace may outlive the step.
 step() {
-	local name=$1 t0 rc=0 p left=""
+	local name=$1 t0 rc=0 left
 	t0=$(date +%s.%N)
+	rm -f "$dir/$name.mntns"
+	step_ns=$dir/$name.mntns
 	# shellcheck disable=SC2016 # the inner shell's variables
 	unshare --mount --propagation private -- /bin/bash -c '
 		set -e
@@ -103,7 +125,10 @@ step() {
 		umount -l /.host
 		rmdir /.host
 		exec /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			/bin/bash -c "cd /root/perfconf && $3"' step "$root" "$dir/$name.mntns" "$2" >"$dir/$name.log" 2>&1 || rc=$?
+			/bin/bash -c "cd /root/perfconf && $3"' step "$root" "$step_ns" "$2" >"$dir/$name.log" 2>&1 &
+	step_pid=$!
+	wait "$step_pid" || rc=$?
+	step_pid=""
 	if [ "$rc" = 0 ]; then
 		say "$name: passed in $(secs "$t0") s ($(grep -E '^[0-9]+ passed|^matrix: [0-9]+ targets' "$dir/$name.log" | tail -n 1))"
 	else
@@ -111,11 +136,8 @@ step() {
 		tail -n 25 "$dir/$name.log" | sed 's/^/    /' >&2
 		failed=1
 	fi
-	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$(cat "$dir/$name.mntns")" ] || continue
-		left="$left ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
-		kill -KILL "${p#/proc/}" 2>/dev/null || true
-	done
+	left=$(ns_kill "$step_ns")
+	step_ns=""
 	if [ -n "$left" ]; then
 		say "$name: processes left behind, killed:$left"
 		failed=1

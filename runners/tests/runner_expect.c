@@ -146,6 +146,21 @@ TEST_F(ex, between_rule_takes_either_side)
 	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 	EXPECT_TRUE(strstr(self->r.out, "judged by the between rule: the kernel lines either side") != NULL)
 		SHOW(&self->r);
+	fk_res_free(&self->r);
+	/* a value neither side has stays a regression even where its status improves on one side's */
+	for (int i = 0; i < 2; i++) {
+		char path[PATH_MAX + 64], text[256];
+
+		snprintf(path, sizeof(path), "%s/expected/%s-%d.1-%s.txt", self->t.root, self->other[i], self->major + 1,
+			 self->k.profile);
+		snprintf(text, sizeof(text), "# facts: cpus_online=%d pmu.core=%s\nevents/migrations:global.hops PASS "
+			 "hops=40\nevents/migrations:global.plain SKIP\n", self->cpus, self->k.profile);
+		fk_write(path, text, 0644);
+	}
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "#   events/migrations:global.plain: errno: expected ENOENT, observed EINVAL") !=
+		    NULL) SHOW(&self->r);
 }
 
 /* A fact no baseline shares: first seen, grouped by that fact; explain says so, and where a value comes from. */
