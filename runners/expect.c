@@ -12,6 +12,14 @@
 static const char *const separating[] = { "byte_order", "word_size", "page_size", "arch", "userland" };
 #define NSEPARATING (sizeof(separating) / sizeof(separating[0]))
 
+/* A path's file name. */
+static const char *leaf(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 const char *expect_rule_name(enum expect_rule r)
 {
 	switch (r) {
@@ -89,7 +97,7 @@ int expect_load(struct expect_all *x, const char *dir, char *err, size_t errlen)
 		}
 		free(path);
 		x->n++;
-		f->name = strrchr(f->set.path, '/') + 1;
+		f->name = leaf(f->set.path);
 		f->major = major;
 		f->minor = minor;
 		for (size_t i = 0; i < f->set.facts.n; i++)
@@ -442,10 +450,8 @@ void expect(const struct judges *j, const struct record *o, struct expectation *
 			e->exp[1] = n;
 			e->from[1] = j->newer;
 		}
-		e->files = n ? xasprintf("%s; %s", strrchr(j->base->path, '/') ? strrchr(j->base->path, '/') + 1
-									: j->base->path,
-					 strrchr(j->newer->path, '/') ? strrchr(j->newer->path, '/') + 1 : j->newer->path)
-			     : xstrdup(strrchr(j->base->path, '/') ? strrchr(j->base->path, '/') + 1 : j->base->path);
+		e->files = n ? xasprintf("%s; %s", leaf(j->base->path), leaf(j->newer->path))
+			     : xstrdup(leaf(j->base->path));
 		e->why = xstrdup(j->newer ? "this kernel's arch and profile, the kernel lines either side"
 					  : "this kernel's baseline");
 		free(newer_differs);

@@ -109,9 +109,10 @@ fail() { # WHY
 	echo "matrix: $1" >&2
 	exit 2
 }
-guest_archs=$(for t in $targets; do parse "$t"; done | awk '{ print $1; if ($3 == "i386" || $3 == "armhf") print $3 }' | sort -u)
+guest_archs=$(for t in $targets; do parse "$t"; done | awk '{ print $1; if ($3 == "i386" || $3 == "armhf") print $3 }' |
+	sort -u | tr '\n' ' ')
 # shellcheck disable=SC2086 # a list of archs
-"$here/deps.sh" $guest_archs || fail "the VM matrix's packages are missing (runners/vm/deps.sh "$guest_archs")"
+"$here/deps.sh" $guest_archs || fail "the VM matrix's packages are missing (runners/vm/deps.sh ${guest_archs% })"
 mkdir -p "$vm"
 exec 8>"$vm/matrix.lock"
 flock -n 8 || fail "another matrix run is using $vm"
