@@ -4,6 +4,7 @@
  *
  *	perfconf [options]		run the suite (run.c)
  *	perfconf diff A B		what changed between two baselines/results
+ *	perfconf diff RESULTS-DIR	a saved run judged against expected/ again (run.c)
  *	perfconf restore		put back the sysctls a dead run left changed
  *	perfconf info			this kernel, its profile and baseline
  *	perfconf abi			the lib's ABI tables
@@ -41,6 +42,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: perfconf [options]          run the suite and compare with the baseline\n"
 "       perfconf diff A B           what changed between two baselines or results files\n"
+"       perfconf diff RESULTS-DIR   a saved run (of any kernel: a guest's) judged again\n"
+"                                   against the baselines (--expected), as the runner would\n"
 "       perfconf restore            restore the sysctls a killed run left changed\n"
 "       perfconf info               this kernel, its PMU profile and its baseline\n"
 "       perfconf explain CASE       where CASE's expectation comes from here: the rule,\n"
@@ -261,8 +264,14 @@ static int cmd_diff(int argc, char **argv)
 	char err[1024];
 	int rc;
 
+	if (argc >= 2 && argv[1][0] != '-' && (argc == 2 || argv[2][0] == '-')) {
+		struct opts o = { 0 };
+
+		parse_opts(argc - 1, argv + 1, &o);	/* the options after the directory */
+		return cmd_judge(&o, argv[1]);
+	}
 	if (argc != 3)
-		fail_usage("diff takes two files: perfconf diff A B");
+		fail_usage("diff takes two files, or a run's results directory: perfconf diff A B | RESULTS-DIR");
 	if (recset_load(&a, argv[1], err, sizeof(err)) ||
 	    recset_load(&b, argv[2], err, sizeof(err))) {
 		warnx_("%s", err);

@@ -170,6 +170,7 @@ void recset_free(struct recset *s)
 	free(s->v);
 	free(s->path);
 	free(s->recorded_on);
+	free(s->kernel);
 	strv_free(&s->facts);
 	memset(s, 0, sizeof(*s));
 }
@@ -272,6 +273,8 @@ int recset_load(struct recset *s, const char *path, char *err, size_t errlen)
 		if (*p == '#') {
 			const char *tag = "# recorded on: ";
 
+			if (!s->kernel && !strncmp(p, "# perfconf ", 11) && strstr(p, ": "))
+				s->kernel = xstrdup(strstr(p, ": ") + 2);
 			if (!s->recorded_on && !strncmp(p, tag, strlen(tag))) {
 				char *v = p + strlen(tag);
 

@@ -62,6 +62,7 @@ struct recset {
 	size_t n, cap;
 	char *path;		/* where it was read from */
 	char *recorded_on;	/* from a "# recorded on: <release>" header, if any */
+	char *kernel;		/* "<arch> <M.m> <profile>", from a "# perfconf <what>: " header, if any */
 	struct strv facts;	/* from a "# facts: k=v ..." header (facts.h), if any */
 	bool has_facts;
 	bool sorted;

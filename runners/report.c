@@ -26,13 +26,58 @@ static struct cause *cause_of(struct summary *s, const char *text)
 	return &s->causes[s->ncauses++];
 }
 
+void summary_add_verdict(struct summary *s, const struct record *r, const struct verdict *v, const char *reason)
+{
+	switch (v->kind) {
+	case V_REGRESSION:
+		strv_addf(&s->regressions, "%s: %s", r->id, v->detail);
+		break;
+	case V_NEW_FAILURE:
+		strv_addf(&s->new_failures, "%s %s", r->id, status_name(r->st));
+		break;
+	case V_KNOWN:
+		strv_addf(&s->known_failures, "%s %s", r->id, status_name(r->st));
+		s->known++;
+		break;
+	case V_IMPROVEMENT:
+		strv_addf(&s->improvements, "%s: %s", r->id, v->detail);
+		break;
+	case V_CHANGED:
+		strv_addf(&s->changes, "%s: %s", r->id, v->detail);
+		break;
+	case V_NEW:
+		strv_addf(&s->new_cases, "%s %s", r->id, status_name(r->st));
+		break;
+	case V_NEW_OBS:
+		strv_addf(&s->new_obs, "%s: %s", r->id, v->detail);
+		break;
+	case V_UNJUDGED:
+		strv_addf(&s->unjudged, "%s\t%s", v->detail, r->id);
+		break;
+	case V_TRANSIT:
+		strv_addf(&s->transit, "%s: %s", r->id, v->detail);
+		break;
+	case V_BLOCKED:
+		if (reason && !strncmp(reason, "blocked by ", 11)) {
+			struct cause *k = cause_of(s, reason + 11);
+
+			k->blocked++;
+			strv_addf(&s->blocked, "%s (by %s)", r->id, k->name);
+		} else {
+			strv_addf(&s->blocked, "%s: %s", r->id, reason ? reason : "");
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 void summary_add_job(struct summary *s, const struct job *j)
 {
 	for (size_t i = 0; i < j->recs.n; i++) {
 		const struct record *r = &j->recs.v[i];
 		const struct verdict *v = &j->verdicts[i];
 		const struct tcase *c = i < j->tap.ncases ? &j->tap.cases[i] : NULL;
-		const char *reason = c && c->reason ? c->reason : "";
 		struct shown sh;
 
 		s->cases++;
@@ -42,48 +87,7 @@ void summary_add_job(struct summary *s, const struct job *j)
 			s->faults++;
 		if ((verdict_fails(v->kind) || status_bad(r->st)) && c && c->cause)
 			cause_of(s, c->cause)->failed++;
-		switch (v->kind) {
-		case V_REGRESSION:
-			strv_addf(&s->regressions, "%s: %s", r->id, v->detail);
-			break;
-		case V_NEW_FAILURE:
-			strv_addf(&s->new_failures, "%s %s", r->id, status_name(r->st));
-			break;
-		case V_KNOWN:
-			strv_addf(&s->known_failures, "%s %s", r->id, status_name(r->st));
-			s->known++;
-			break;
-		case V_IMPROVEMENT:
-			strv_addf(&s->improvements, "%s: %s", r->id, v->detail);
-			break;
-		case V_CHANGED:
-			strv_addf(&s->changes, "%s: %s", r->id, v->detail);
-			break;
-		case V_NEW:
-			strv_addf(&s->new_cases, "%s %s", r->id, status_name(r->st));
-			break;
-		case V_NEW_OBS:
-			strv_addf(&s->new_obs, "%s: %s", r->id, v->detail);
-			break;
-		case V_UNJUDGED:
-			strv_addf(&s->unjudged, "%s\t%s", v->detail, r->id);
-			break;
-		case V_TRANSIT:
-			strv_addf(&s->transit, "%s: %s", r->id, v->detail);
-			break;
-		case V_BLOCKED:
-			if (!strncmp(reason, "blocked by ", 11)) {
-				struct cause *k = cause_of(s, reason + 11);
-
-				k->blocked++;
-				strv_addf(&s->blocked, "%s (by %s)", r->id, k->name);
-			} else {
-				strv_addf(&s->blocked, "%s: %s", r->id, reason);
-			}
-			break;
-		default:
-			break;
-		}
+		summary_add_verdict(s, r, v, c && c->reason ? c->reason : "");
 		/* Counted as its KTAP line shows it, so that parsers agree. */
 		job_shown(j, i, &sh);
 		if (sh.kind == SHOWN_NOT_OK)

@@ -29,6 +29,8 @@ struct summary {
 
 /* Count a finished, judged binary. */
 void summary_add_job(struct summary *s, const struct job *j);
+/* List a case's verdict in its section (reason: its KTAP directive's, for BLOCKED). */
+void summary_add_verdict(struct summary *s, const struct record *r, const struct verdict *v, const char *reason);
 /* Baseline entries of the selected binaries that no run reported. */
 void summary_add_gone(struct summary *s, const struct recset *base, const struct selection *sel,
 		      const struct job *jobs, size_t n);

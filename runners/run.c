@@ -319,7 +319,7 @@ static int judging_open(const struct opts *o, const struct kernel_id *k, struct 
 		g->base_path = baseline_find(o->expected, k, &g->fallback);
 		if (!g->base_path && !o->record && k->variant[0]) {
 			/* A variant with no baseline of its own: the plain kernel's, under equal facts. */
-			profile_detect(g->kb.profile, sizeof(g->kb.profile));
+			g->kb.profile[strlen(g->kb.profile) - strlen(k->variant) - 1] = 0;	/* "<pmu>-<variant>" */
 			g->base_path = baseline_find(o->expected, &g->kb, &g->fallback);
 			g->plain = g->base_path != NULL;
 		}
@@ -794,19 +794,19 @@ int cmd_run(struct opts *o)
 }
 
 /*
- * The facts case `id` depends on, from the "# DEPENDS" lines of its last
- * run here (ktap.txt under dir); false when no run of it is there.
+ * The facts each case of a saved run depends on: the "# DEPENDS" lines of
+ * ktap.txt under dir, onto its records in rs. False when dir has no ktap.txt.
  */
-static bool deps_from_ktap(const char *dir, const char *id, struct strv *deps)
+static bool deps_from_ktap(const char *dir, struct recset *rs)
 {
 	char *path = xasprintf("%s/ktap.txt", dir), *text = read_file(path, NULL), *line, *save;
-	const char *colon = strchr(id, ':');
 	char binary[512] = "";
-	bool found = false;
 	struct strv pending = { 0 };
 
 	free(path);
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !found; line = strtok_r(NULL, "\n", &save)) {
+	if (!text)
+		return false;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *l = line + strspn(line, " ");
 		const char *name;
 
@@ -816,19 +816,57 @@ static bool deps_from_ktap(const char *dir, const char *id, struct strv *deps)
 			strv_free(&pending);
 		} else if (!strncmp(l, "# DEPENDS ", 10)) {
 			strv_add_once(&pending, l + 10);
-		} else if ((!strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7)) && (name = strchr(l + 3, ' '))) {
-			name++;
-			found = strlen(binary) == (size_t)(colon - id) && !strncmp(binary, id, colon - id) &&
-				!strncmp(name, colon + 1, strlen(colon + 1)) &&
-				(!name[strlen(colon + 1)] || name[strlen(colon + 1)] == ' ');
-			if (found)
-				strv_add_all_once(deps, &pending);
+		} else if ((!strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7)) &&
+			   (name = strchr(l + (*l == 'n' ? 7 : 3), ' '))) {
+			char *id = xasprintf("%s:%.*s", binary, (int)strcspn(name + 1, " "), name + 1);
+			struct record *r = recset_find(rs, id);
+
+			if (r)
+				strv_add_all_once(&r->deps, &pending);
+			free(id);
 			strv_free(&pending);
 		}
 	}
 	strv_free(&pending);
 	free(text);
-	return found;
+	return true;
+}
+
+/* A saved run (results.txt and ktap.txt under dir): its cases, their facts, and its kernel. */
+struct saved_run {
+	struct recset set;
+	struct kernel_id k;
+};
+
+/* 0, 1 when dir holds no run, or -1 with the reason in err (a run that cannot be read). */
+static int saved_run_load(struct saved_run *s, const char *dir, char *err, size_t len)
+{
+	char *path = xasprintf("%s/results.txt", dir), *dash;
+	struct kernel_id *k = &s->k;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (access(path, F_OK)) {
+		free(path);
+		return 1;
+	}
+	rc = recset_load(&s->set, path, err, len);
+	if (!rc && (!s->set.kernel || !s->set.has_facts ||
+		    sscanf(s->set.kernel, "%71s %d.%d %255s", k->arch, &k->major, &k->minor, k->profile) != 4)) {
+		snprintf(err, len, "%s: no \"# perfconf results: <arch> <M.m> <profile>\" and facts header: "
+			 "not a run's results", path);
+		rc = -1;
+	}
+	free(path);
+	if (rc) {
+		recset_free(&s->set);
+		return -1;
+	}
+	snprintf(k->release, sizeof(k->release), "%s", s->set.recorded_on ? s->set.recorded_on : "");
+	dash = strchr(k->profile, '-');
+	snprintf(k->variant, sizeof(k->variant), "%s", dash ? dash + 1 : "");
+	deps_from_ktap(dir, &s->set);
+	return 0;
 }
 
 int cmd_explain(struct opts *o, const char *id)
@@ -836,13 +874,15 @@ int cmd_explain(struct opts *o, const char *id)
 	struct kernel_id k;
 	struct judging g;
 	struct judges j;
+	struct saved_run run;
 	struct strv here = { 0 };
-	struct record obs = { 0 };
+	struct record none = { 0 };
+	const struct record *obs = &none;
 	struct expectation e;
 	char err[1024], *results, *line;
 	const char *colon = id ? strchr(id, ':') : NULL;
 	long holder;
-	bool ran;
+	int saved;
 
 	if (!id || !case_id_valid(id) || !colon || colon == id || !colon[1] || !strchr(id, '/') ||
 	    strchr(id, '/') > colon) {
@@ -854,32 +894,44 @@ int cmd_explain(struct opts *o, const char *id)
 	if (!o->expected)
 		o->expected = xasprintf("%s/../expected", o->dir);
 	kernel_identify(&k, o->variant);
-	facts_probe(&here, &k, pc_sysctl_lock_runs(false, &holder) == 0);
+	results = o->results ? xstrdup(o->results)
+			     : xasprintf("%s/results/%s-%s-%s", o->dir, k.release, k.arch, k.profile);
+	/* A saved run is explained as it was judged: its kernel, its facts. */
+	saved = saved_run_load(&run, results, err, sizeof(err));
+	if (saved < 0) {
+		warnx_("%s", err);
+		return EXIT_SETUP;
+	}
+	if (!saved) {
+		k = run.k;
+		strv_add_all_once(&here, &run.set.facts);
+		if (recset_find(&run.set, id))
+			obs = recset_find(&run.set, id);
+	} else {
+		facts_probe(&here, &k, pc_sysctl_lock_runs(false, &holder) == 0);
+	}
 	if (judging_open(o, &k, &g, err, sizeof(err))) {
 		warnx_("%s", err);
 		return EXIT_SETUP;
 	}
 	j = judging_judges(&g, &k, &here);
-	results = o->results ? xstrdup(o->results)
-			     : xasprintf("%s/results/%s-%s-%s", o->dir, k.release, k.arch, k.profile);
-	obs.id = xstrdup(id);
-	ran = deps_from_ktap(results, id, &obs.deps);
-	expect(&j, &obs, &e);
-	if (!e.recorded && !ran) {
+	none.id = xstrdup(id);
+	expect(&j, obs, &e);
+	if (!e.recorded && obs == &none) {
 		warnx_("explain: no baseline in %s records %s, and no run of it is in %s", o->expected, id, results);
 		return EXIT_SETUP;
 	}
-	printf("case: %s\nhere: %s %s, kernel line %d.%d, profile %s\n", id, k.release, k.arch, k.major, k.minor,
-	       k.profile);
+	printf("case: %s\nkernel: %s %s, kernel line %d.%d, profile %s%s\n", id, k.release, k.arch, k.major,
+	       k.minor, k.profile, saved ? "" : " (the saved run's)");
 	printf("depends on:");
-	for (size_t i = 0; i < obs.deps.n; i++) {
+	for (size_t i = 0; i < obs->deps.n; i++) {
 		char buf[64];
-		const char *v = facts_get(&g.all.here, obs.deps.v[i], buf, sizeof(buf));
+		const char *v = facts_get(&g.all.here, obs->deps.v[i], buf, sizeof(buf));
 
-		printf(" %s=%s", obs.deps.v[i], v ? v : FACT_UNKNOWN);
+		printf(" %s=%s", obs->deps.v[i], v ? v : FACT_UNKNOWN);
 	}
-	printf("%s (%s)\n", obs.deps.n ? "" : " nothing",
-	       ran ? "as its last run here declared" : "no run of it here: run it once to know its facts");
+	printf("%s (%s)\n", obs->deps.n ? "" : " nothing",
+	       obs != &none ? "as its run declared" : "no run of it here: run it once to know its facts");
 	printf("rule: %s: %s\n", expect_rule_name(e.rule), e.why ? e.why : "no baseline records it");
 	if (e.files)
 		printf("files: %s\n", e.files);
@@ -893,10 +945,91 @@ int cmd_explain(struct opts *o, const char *id)
 		printf("also accepted, whatever the facts: %s (%s)\n", line + strlen(id) + 1, g.base_path);
 		free(line);
 	}
+	if (obs != &none) {
+		struct verdict v;
+
+		judge_facts(&j, obs, &v);
+		record_format(obs, &line);
+		printf("observed: %s\nverdict: %s%s%s\n", line + strlen(id) + 1, verdict_label(v.kind),
+		       v.detail ? ": " : "", v.detail ? v.detail : "");
+		free(line);
+		verdict_free(&v);
+	}
 	expectation_free(&e);
-	record_free(&obs);
+	record_free(&none);
 	strv_free(&here);
 	judging_close(&g);
+	if (!saved)
+		recset_free(&run.set);
 	free(results);
 	return EXIT_OK;
+}
+
+int cmd_judge(struct opts *o, const char *dir)
+{
+	struct saved_run run;
+	struct judging g;
+	struct judges j;
+	struct summary sum = { 0 };
+	struct sbuf out = { 0 };
+	size_t by_rule[EX_BETWEEN + 1] = { 0 }, anyway = 0;
+	char err[1024];
+	int rc = saved_run_load(&run, dir, err, sizeof(err));
+
+	if (rc > 0)
+		warnx_("diff: %s has no results.txt: give a run's results directory (results/<release>-<arch>-<profile>)",
+		       dir);
+	if (rc < 0)
+		warnx_("diff: %s", err);
+	if (rc)
+		return EXIT_SETUP;
+	if (!o->dir)
+		o->dir = self_dir();
+	if (!o->expected)
+		o->expected = xasprintf("%s/../expected", o->dir);
+	if (judging_open(o, &run.k, &g, err, sizeof(err))) {
+		warnx_("%s", err);
+		recset_free(&run.set);
+		return EXIT_SETUP;
+	}
+	j = judging_judges(&g, &run.k, &run.set.facts);
+	for (size_t i = 0; i < run.set.n; i++) {
+		const struct record *r = &run.set.v[i];
+		struct expectation e;
+		struct verdict v;
+
+		if (!strchr(r->id, ':'))
+			continue;	/* a binary's own line */
+		expect(&j, r, &e);
+		judge_facts(&j, r, &v);
+		sum.cases++;
+		if (e.rule != EX_NONE)
+			by_rule[e.rule]++;
+		else if (e.same_anyway && (v.kind == V_SAME || v.kind == V_KNOWN))
+			anyway++;
+		if (verdict_fails(v.kind))
+			sum.failed++;
+		else if (status_skipped(r->st))
+			sum.skipped++;
+		else
+			sum.passed++;
+		summary_add_verdict(&sum, r, &v, NULL);
+		verdict_free(&v);
+		expectation_free(&e);
+	}
+	sb_printf(&out, "# %s %d.%d %s (%s), judged against %s\n", run.k.arch, run.k.major, run.k.minor,
+		  run.k.profile, run.k.release, o->expected);
+	sb_printf(&out, "# judged %zu of %zu cases: own %zu, abi %zu, line %zu, between %zu, the own baseline's "
+		  "value whatever the facts %zu; first seen %zu\n",
+		  by_rule[EX_OWN] + by_rule[EX_ABI] + by_rule[EX_LINE] + by_rule[EX_BETWEEN] + anyway, sum.cases,
+		  by_rule[EX_OWN], by_rule[EX_ABI], by_rule[EX_LINE], by_rule[EX_BETWEEN], anyway,
+		  sum.cases - (by_rule[EX_OWN] + by_rule[EX_ABI] + by_rule[EX_LINE] + by_rule[EX_BETWEEN] + anyway));
+	summary_print(&out, &sum, false);
+	fputs(out.s ? out.s : "", stdout);
+	rc = summary_failures(&sum, false) ? EXIT_FAILED : EXIT_OK;
+	sb_free(&out);
+	summary_free(&sum);
+	judging_close(&g);
+	recset_free(&run.set);
+	return rc;
 }

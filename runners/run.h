@@ -40,6 +40,12 @@ const char *run_lock_why(int err);
  * malformed or unknown case id.
  */
 int cmd_explain(struct opts *o, const char *id);
+/*
+ * `perfconf diff RESULTS-DIR`: a saved run (results.txt, ktap.txt; of this
+ * kernel or a guest's) judged again against o->expected, with its own
+ * kernel and facts: the summary, and how many cases each rule judged.
+ */
+int cmd_judge(struct opts *o, const char *dir);
 /* Run the suite as the options say; returns the exit code. */
 int cmd_run(struct opts *o);
 

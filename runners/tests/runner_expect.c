@@ -198,4 +198,85 @@ TEST_F(ex, first_seen_by_fact_and_explained)
 	EXPECT_TRUE(strstr(self->r.err, "no baseline in ") != NULL) SHOW(&self->r);
 }
 
+/* explain names the rule that judges a case and the files behind it: own, line, between. */
+TEST_F(ex, explain_names_each_rule)
+{
+	static const struct {
+		const char *rule;
+		int lines[2];		/* the other arches' kernel lines, relative to this one's major */
+		const char *plain[2];	/* their values; own: this arch's, at this line */
+	} rules[] = {
+		{ "rule: own: this kernel's baseline\n", { 0, 0 }, { "EINVAL", "EINVAL" } },
+		{ "rule: line: the baselines of ", { 0, 0 }, { "EINVAL", "EINVAL" } },
+		{ "rule: between: the kernel lines either side, ", { -1, +1 }, { "EINVAL", "E2BIG" } },
+	};
+	char exp[PATH_MAX + 16], res[PATH_MAX + 16], want[PATH_MAX];
+
+	for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
+		fk_tree_free(&self->t);
+		fk_tree(&self->t);
+		snprintf(exp, sizeof(exp), "%s/expected", self->t.root);
+		snprintf(res, sizeof(res), "%s/results", self->t.root);
+		fk_script(&self->t, "events/migrations", "echo 'TAP version 13'\necho '1..1'\n"
+			  "echo '# OBS errno=EINVAL'\necho 'ok 1 global.plain'\n");
+		if (i == 0) {
+			put(&self->t, &self->k, self->k.arch, self->major, self->minor, self->cpus, "40", "EINVAL");
+			snprintf(want, sizeof(want), "files: %s-%d.%d-%s.txt\n", self->k.arch, self->major, self->minor,
+				 self->k.profile);
+		} else {
+			for (int a = 0; a < 2; a++)
+				for (int l = 0; l < 2; l++)
+					put(&self->t, &self->k, self->other[a], self->major + rules[i].lines[l],
+					    rules[i].lines[l] ? 1 : self->minor, self->cpus, "40", rules[i].plain[l]);
+			snprintf(want, sizeof(want), "files: %s-%d.%d-%s.txt, ", self->other[0],
+				 self->major + rules[i].lines[0], rules[i].lines[0] ? 1 : self->minor, self->k.profile);
+		}
+		fk_run(&self->t, &self->r);
+		EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+		fk_res_free(&self->r);
+		fk_run_cmd(&self->t, &self->r, "explain", "events/migrations:global.plain", "--expected", exp,
+			   "--results", res, NULL);
+		EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+		EXPECT_TRUE(strstr(self->r.out, rules[i].rule) != NULL) SHOW(&self->r);
+		EXPECT_TRUE(strstr(self->r.out, want) != NULL) SHOW(&self->r);
+		EXPECT_TRUE(strstr(self->r.out, "\nobserved: PASS errno=EINVAL\nverdict: unchanged\n") != NULL)
+			SHOW(&self->r);
+		fk_res_free(&self->r);
+	}
+}
+
+/*
+ * `perfconf diff RESULTS-DIR` judges a saved run again, with its own
+ * kernel and facts, against other baselines: as a first run on its arch.
+ */
+TEST_F(ex, a_saved_run_is_judged_again)
+{
+	char exp[PATH_MAX + 16], res[PATH_MAX + 16], path[PATH_MAX + 64];
+
+	snprintf(exp, sizeof(exp), "%s/expected", self->t.root);
+	snprintf(res, sizeof(res), "%s/results", self->t.root);
+	put(&self->t, &self->k, self->k.arch, self->major, self->minor, self->cpus, "40", "EINVAL");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "diff", res, "--expected", exp, NULL);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# judged 2 of 2 cases: own 2,") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	/* its arch's baseline moved aside: the other arches of its line judge it */
+	snprintf(path, sizeof(path), "%s/%s-%d.%d-%s.txt", exp, self->k.arch, self->major, self->minor, self->k.profile);
+	ASSERT_EQ(0, unlink(path));
+	put(&self->t, &self->k, self->other[0], self->major, self->minor, self->cpus, "40", "E2BIG");
+	put(&self->t, &self->k, self->other[1], self->major, self->minor, self->cpus, "40", "E2BIG");
+	fk_run_cmd(&self->t, &self->r, "diff", res, "--expected", exp, NULL);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# judged 2 of 2 cases: own 0, abi 0, line 2,") != NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "#   events/migrations:global.plain: errno: expected E2BIG, observed EINVAL; "
+			   "judged by the line rule") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	fk_run_cmd(&self->t, &self->r, "diff", exp, NULL);
+	EXPECT_EQ(2, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.err, "has no results.txt") != NULL) SHOW(&self->r);
+}
+
 TEST_HARNESS_MAIN
