@@ -134,24 +134,37 @@ void judge_record(const struct record *e, const struct record *o, struct verdict
 }
 
 /*
- * Whether every value of o equals the older baseline's (e, may be NULL) or
- * the newer one's (n): its status, each observation, each one it no
- * longer reports.
+ * Whether every value of o is one of the alternatives' (e's, up to the
+ * first NULL): its status, each observation, each one it no longer
+ * reports (gone where some alternative lacks it too).
  */
-static bool in_transit(const struct record *e, const struct record *n, const struct record *o)
+static bool in_transit(const struct expectation *e, const struct record *o)
 {
-	if (o->st != n->st && !(e && o->st == e->st))
-		return false;
-	for (size_t i = 0; i < o->nobs; i++) {
-		const char *nv = record_obs(n, o->obs[i].key), *ev = e ? record_obs(e, o->obs[i].key) : NULL;
+	size_t n = 0;
+	bool ok = false;
 
-		if (!(nv && !strcmp(nv, o->obs[i].value)) && !(ev && !strcmp(ev, o->obs[i].value)))
-			return false;
+	while (n < EXPECT_MAX && e->exp[n])
+		n++;
+	for (size_t a = 0; a < n; a++)
+		ok = ok || o->st == e->exp[a]->st;
+	for (size_t i = 0; ok && i < o->nobs; i++) {
+		ok = false;
+		for (size_t a = 0; a < n && !ok; a++) {
+			const char *v = record_obs(e->exp[a], o->obs[i].key);
+
+			ok = v && !strcmp(v, o->obs[i].value);
+		}
 	}
-	for (size_t i = 0; e && i < e->nobs; i++)
-		if (!record_obs(o, e->obs[i].key) && record_obs(n, e->obs[i].key))
-			return false;
-	return true;
+	for (size_t i = 0; ok && i < e->exp[0]->nobs; i++) {
+		bool somewhere_gone = false;
+
+		if (record_obs(o, e->exp[0]->obs[i].key))
+			continue;
+		for (size_t a = 0; a < n; a++)
+			somewhere_gone = somewhere_gone || !record_obs(e->exp[a], e->exp[0]->obs[i].key);
+		ok = somewhere_gone;
+	}
+	return ok;
 }
 
 /* A fact's value in words, where a bare token would puzzle. */
@@ -254,10 +267,11 @@ void judge_facts(const struct judges *j, const struct record *o, struct verdict 
 	judge_record(e.exp[0], o, v);
 	from = e.from[0];
 	/* A kernel between two lines: every value as in one of them is ABI growth in transit. */
-	if (e.exp[1] && verdict_fails(v->kind) && in_transit(e.exp[0], e.exp[1], o)) {
+	if (e.exp[1] && verdict_fails(v->kind) && in_transit(&e, o)) {
 		char *was = v->detail ? v->detail : xasprintf("%s, not in the older baseline", status_name(o->st));
 
-		v->detail = xasprintf("%s; as in %s", was, base_name(e.from[1]));
+		v->detail = xasprintf("%s; as in %s%s%s", was, base_name(e.from[1]), e.exp[2] ? " or " : "",
+				      e.exp[2] ? base_name(e.from[2]) : "");
 		v->kind = V_TRANSIT;
 		free(was);
 	}
@@ -265,7 +279,13 @@ void judge_facts(const struct judges *j, const struct record *o, struct verdict 
 		detail_add(v, xasprintf("judged by the %s rule: %s (%s)", expect_rule_name(e.rule), e.why, e.files));
 	/* A failing or changed verdict names the change behind it where fixes.txt has one. */
 	if (j->fixes && v->detail && v->kind != V_SAME && v->kind != V_KNOWN && v->kind != V_NEW_OBS) {
-		why = fixes_explain(j->fixes, v->exp, o, j->release ? j->release : "this kernel", from->recorded_on);
+		bool by_versions;
+
+		why = fixes_explain(j->fixes, v->exp, o, j->release ? j->release : "this kernel", from->recorded_on,
+				    &by_versions);
+		/* A fix one kernel carries and the other lacks, by their versions: a known difference. */
+		if (by_versions && v->kind == V_REGRESSION)
+			v->kind = V_CHANGED;
 		if (why) {
 			char *d = xasprintf("%s%s", v->detail, why);
 

@@ -60,6 +60,7 @@ struct expect_all;
 /* The baselines a run judges with, and this machine's facts. */
 struct judges {
 	struct recset *base, *newer;	/* this kernel's, and the newer one for a kernel between two; or NULL */
+	bool base_other_line;		/* base is the nearest kernel line of this arch, not this one */
 	const struct expect_all *all;	/* every baseline, for the rules beyond the own (expect.h); or NULL */
 	const struct strv *here;	/* this machine's facts (facts.h) */
 	const struct fixes *fixes;	/* the changes behind known differences (fixes.h), or NULL */

@@ -169,57 +169,15 @@ static int line_cmp(const struct expect_file *f, int major, int minor)
 	return f->major != major ? f->major - major : f->minor - minor;
 }
 
-/* The arches whose baselines give a value: one other arch's never judges alone. */
-struct arches {
-	char first[16];
-	int n;			/* 0, 1, or 2 for two or more */
-	bool here;		/* this machine's arch is among them */
-};
-
-/* Count the arches of the candidates of c[0..n) in this machine's group of sep (all: NULL) that show value. */
-static void count_arches(const struct expect_all *x, struct arches *ac, const struct cand *c, size_t n,
-			 const char *sep, const struct record *value)
-{
-	char hb[16], ab[16], fb[16], sb[16];
-	const char *here = fact(&x->here, "arch", hb, sizeof(hb));
-
-	for (size_t i = 0; i < n; i++) {
-		const char *a = fact(&c[i].f->facts, "arch", ab, sizeof(ab)), *fv, *sv;
-
-		if (!a || !same_value(c[i].r, value))
-			continue;
-		if (sep && (!(fv = fact(&c[i].f->facts, sep, fb, sizeof(fb))) ||
-			    !(sv = fact(&x->here, sep, sb, sizeof(sb))) || strcmp(fv, sv)))
-			continue;
-		ac->here = ac->here || (here && !strcmp(a, here));
-		if (!ac->n) {
-			snprintf(ac->first, sizeof(ac->first), "%s", a);
-			ac->n = 1;
-		} else if (strcmp(a, ac->first)) {
-			ac->n = 2;
-		}
-	}
-}
-
-/* Enough arches, or why not. */
-static bool arches_enough(const struct arches *ac, char **why)
-{
-	if (ac->here || ac->n >= 2)
-		return true;
-	*why = xasprintf("where a rule would judge it, only one other arch recorded it (%s), whose value may be "
-			 "that arch's own", ac->n ? ac->first : "none");
-	return false;
-}
-
 /*
  * The one value of the candidates c[0..n) of one line, where they agree,
- * or where the first separating fact whose groups each agree gives this
- * machine's group one (*sep). NULL otherwise, with why.
+ * or where those that share this machine's value of a separating fact
+ * agree, the most general fact first (*sep). NULL otherwise, with why.
  */
 static const struct cand *line_value(const struct expect_all *x, const struct cand *c, size_t n,
 				     const char **sep, char **why)
 {
-	char hb[8], fb[8], gb[8];
+	char hb[8], fb[8];
 
 	*sep = NULL;
 	for (size_t i = 1; i < n; i++)
@@ -228,27 +186,17 @@ static const struct cand *line_value(const struct expect_all *x, const struct ca
 	return &c[0];
 differ:
 	for (size_t s = 0; s < NSEPARATING; s++) {
-		const char *hv = fact(&x->here, separating[s], hb, sizeof(hb));
+		const char *hv = fact(&x->here, separating[s], hb, sizeof(hb)), *fv;
 		const struct cand *mine = NULL;
-		bool consistent = hv != NULL;
+		bool agree = hv != NULL;
 
-		for (size_t i = 0; i < n && consistent; i++) {
-			const char *fv = fact(&c[i].f->facts, separating[s], fb, sizeof(fb));
-
-			if (!fv) {
-				consistent = false;
-				break;
-			}
-			for (size_t k = 0; k < i; k++) {
-				const char *gv = fact(&c[k].f->facts, separating[s], gb, sizeof(gb));
-
-				if (gv && !strcmp(fv, gv) && !same_value(c[i].r, c[k].r))
-					consistent = false;
-			}
-			if (!strcmp(fv, hv))
-				mine = &c[i];
+		for (size_t i = 0; i < n && agree; i++) {
+			if (!(fv = fact(&c[i].f->facts, separating[s], fb, sizeof(fb))) || strcmp(fv, hv))
+				continue;
+			agree = !mine || same_value(mine->r, c[i].r);
+			mine = mine ? mine : &c[i];
 		}
-		if (consistent && mine) {
+		if (agree && mine) {
 			*sep = separating[s];
 			return mine;
 		}
@@ -300,7 +248,6 @@ static void expect_rules(const struct expect_all *x, const struct record *o, str
 	size_t n = 0, lines = 0, first, k;
 	const char *excluded = NULL, *sep;
 	const struct cand *lo = NULL, *hi = NULL, *v;
-	struct arches ac = { 0 };
 	char hb[64], fb[64];
 	bool agree = true;
 
@@ -350,10 +297,8 @@ static void expect_rules(const struct expect_all *x, const struct record *o, str
 		lines += i == 0 || line_cmp(c[i].f, c[i - 1].f->major, c[i - 1].f->minor);
 		agree = agree && same_value(c[0].r, c[i].r);
 	}
-	/* abi: the same everywhere, over two lines or more (and arches: arches_enough). */
-	if (agree && lines >= 2)
-		count_arches(x, &ac, c, n, NULL, c[0].r);
-	if (agree && lines >= 2 && (ac.here || ac.n >= 2)) {
+	/* abi: the same everywhere, over two lines or more. */
+	if (agree && lines >= 2) {
 		e->rule = EX_ABI;
 		e->exp[0] = c[0].r;
 		e->from[0] = &c[0].f->set;
@@ -366,9 +311,7 @@ static void expect_rules(const struct expect_all *x, const struct record *o, str
 	k = of_line(c, n, x->major, x->minor, &first);
 	if (k) {
 		v = line_value(x, c + first, k, &sep, &e->why);
-		if (v)
-			count_arches(x, &ac, c + first, k, sep, v->r);
-		if (v && arches_enough(&ac, &e->why)) {
+		if (v) {
 			e->rule = EX_LINE;
 			e->exp[0] = v->r;
 			e->from[0] = &v->f->set;
@@ -403,10 +346,6 @@ static void expect_rules(const struct expect_all *x, const struct record *o, str
 		const struct cand *vhi = vlo ? line_value(x, c + fhi, nhi, &sephi, &e->why) : NULL;
 
 		if (vlo && vhi) {
-			count_arches(x, &ac, c + flo, nlo, seplo, vlo->r);
-			count_arches(x, &ac, c + fhi, nhi, sephi, vhi->r);
-		}
-		if (vlo && vhi && arches_enough(&ac, &e->why)) {
 			char *a = names(c + flo, nlo), *b = names(c + fhi, nhi);
 
 			e->rule = EX_BETWEEN;
@@ -425,6 +364,35 @@ static void expect_rules(const struct expect_all *x, const struct record *o, str
 		}
 	}
 	free(c);
+}
+
+/*
+ * A kernel judged by its arch's other lines: where this line's baselines
+ * of other arches (the line rule) give another value, either is accepted.
+ */
+static void also_this_line(const struct expect_all *x, const struct record *o, struct expectation *e)
+{
+	struct expectation l = { 0 };
+	size_t n = 0;
+	char *s;
+
+	expect_rules(x, o, &l);
+	while (n < EXPECT_MAX && e->exp[n])
+		n++;
+	for (size_t i = 0; i < n && l.rule == EX_LINE; i++)
+		if (same_value(e->exp[i], l.exp[0]))
+			l.rule = EX_NONE;
+	if (l.rule == EX_LINE && n < EXPECT_MAX) {
+		e->exp[n] = l.exp[0];
+		e->from[n] = l.from[0];
+		s = xasprintf("%s; %s", e->files, l.files);
+		free(e->files);
+		e->files = s;
+		s = xasprintf("%s, or %s, whose value differs: either", e->why, l.why);
+		free(e->why);
+		e->why = s;
+	}
+	expectation_free(&l);
 }
 
 void expect(const struct judges *j, const struct record *o, struct expectation *e)
@@ -453,8 +421,11 @@ void expect(const struct judges *j, const struct record *o, struct expectation *
 		e->files = n ? xasprintf("%s; %s", leaf(j->base->path), leaf(j->newer->path))
 			     : xstrdup(leaf(j->base->path));
 		e->why = xstrdup(j->newer ? "this kernel's arch and profile, the kernel lines either side"
-					  : "this kernel's baseline");
+				 : j->base_other_line ? "this kernel's arch and profile, the nearest kernel line"
+						      : "this kernel's baseline");
 		free(newer_differs);
+		if (j->base_other_line && j->all)
+			also_this_line(j->all, o, e);
 		return;
 	}
 	e->same_anyway = r;

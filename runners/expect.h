@@ -57,14 +57,18 @@ void expect_free(struct expect_all *x);
 
 enum expect_rule { EX_NONE, EX_OWN, EX_ABI, EX_LINE, EX_BETWEEN };
 
+#define EXPECT_MAX 3
+
 struct expectation {
 	enum expect_rule rule;
 	/*
-	 * The value, and a second one a kernel between two lines may show
-	 * (NULL when one value). Each from the recset named in from[].
+	 * The value, and others a kernel may show (NULL after the last): one
+	 * between two lines may show either side's; one whose own baselines
+	 * are of other lines, this line's other arches' too. Each from the
+	 * recset named in from[].
 	 */
-	const struct record *exp[2];
-	const struct recset *from[2];
+	const struct record *exp[EXPECT_MAX];
+	const struct recset *from[EXPECT_MAX];
 	/*
 	 * The own baseline's record where its facts differ from here's: what
 	 * equals it is no regression whatever the facts. NULL otherwise.

@@ -222,12 +222,13 @@ static int fix_carried(const struct fix *x, const char *release)
 }
 
 char *fixes_explain(const struct fixes *f, const struct record *e, const struct record *o,
-		    const char *release, const char *was)
+		    const char *release, const char *was, bool *by_versions)
 {
 	struct sbuf b = { 0 };
 	const char *keys[64];
-	size_t nk = 0;
+	size_t nk = 0, changed = 0, explained = 0;
 
+	*by_versions = false;
 	if (!f || !f->n || !e)
 		return NULL;
 	keys[nk++] = "status";
@@ -237,7 +238,10 @@ char *fixes_explain(const struct fixes *f, const struct record *e, const struct 
 		const char *ev = value_of(e, keys[i]), *ov = value_of(o, keys[i]);
 		const struct fix *x;
 
-		if (!ev || (ov && !strcmp(ev, ov)) || !(x = find(f, o->id, keys[i])))
+		if (!ev || (ov && !strcmp(ev, ov)))
+			continue;
+		changed++;
+		if (!(x = find(f, o->id, keys[i])))
 			continue;
 		/* Two kernels that both carry it, or both lack it, by their versions: not this fix. */
 		if (fix_carried(x, release) >= 0 && fix_carried(x, release) == fix_carried(x, was))
@@ -246,10 +250,12 @@ char *fixes_explain(const struct fixes *f, const struct record *e, const struct 
 		if (!strcmp(x->commit, "unknown")) {
 			sb_printf(&b, "a known difference between kernels: %s (commit unknown)", x->title);
 		} else if (ov && !strcmp(ov, x->value)) {
+			explained += fix_carried(x, release) == 1 && fix_carried(x, was) == 0;
 			sb_printf(&b, "%s carries ", release);
 			name_it(&b, x);
 			sb_printf(&b, ", which %s lacks", was ? was : "the baseline's kernel");
 		} else if (!strcmp(ev, x->value)) {
+			explained += fix_carried(x, release) == 0 && fix_carried(x, was) == 1;
 			sb_printf(&b, "%s lacks ", release);
 			name_it(&b, x);
 			sb_printf(&b, ", which %s carries", was ? was : "the baseline's kernel");
@@ -258,5 +264,6 @@ char *fixes_explain(const struct fixes *f, const struct record *e, const struct 
 			name_it(&b, x);
 		}
 	}
+	*by_versions = changed && explained == changed;
 	return b.s;
 }

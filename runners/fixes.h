@@ -13,6 +13,7 @@
 #ifndef PERFCONF_RUNNER_FIXES_H
 #define PERFCONF_RUNNER_FIXES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "recset.h"
@@ -42,9 +43,11 @@ void fixes_free(struct fixes *f);
  * '<title>' (<commit>...)" for each key that changed and has a line, or
  * NULL. A change is not named where the two kernels' versions say both
  * carry it or both lack it (since= and stable=): the difference has
- * another cause.
+ * another cause. *by_versions: every change is a fix that one of the two
+ * kernels carries and the other lacks, by their versions (one is an older
+ * stable release).
  */
 char *fixes_explain(const struct fixes *f, const struct record *exp, const struct record *obs,
-		    const char *release, const char *was);
+		    const char *release, const char *was, bool *by_versions);
 
 #endif

@@ -365,6 +365,7 @@ static struct judges judging_judges(struct judging *g, const struct kernel_id *k
 {
 	expect_here(&g->all, k, here);
 	return (struct judges){ .base = g->have_base ? &g->base : NULL, .newer = g->have_newer ? &g->newer : NULL,
+				.base_other_line = g->have_base && g->fallback,
 				.all = g->all.n ? &g->all : NULL, .here = here, .fixes = &g->fixes,
 				.release = k->release };
 }
@@ -935,7 +936,7 @@ int cmd_explain(struct opts *o, const char *id)
 	printf("rule: %s: %s\n", expect_rule_name(e.rule), e.why ? e.why : "no baseline records it");
 	if (e.files)
 		printf("files: %s\n", e.files);
-	for (int i = 0; i < 2 && e.exp[i]; i++) {
+	for (int i = 0; i < EXPECT_MAX && e.exp[i]; i++) {
 		record_format(e.exp[i], &line);
 		printf("%s %s\n", i ? "or:" : "expected:", line + strlen(id) + 1);
 		free(line);
