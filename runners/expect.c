@@ -63,6 +63,28 @@ static bool parse_file_name(const char *name, char *arch, size_t alen, int *majo
 	return true;
 }
 
+void expect_kernel_facts(struct recset *set)
+{
+	char arch[72], profile[256];
+	struct strv add = { 0 };
+	int major, minor;
+
+	if (!(set->kernel && sscanf(set->kernel, "%71s %d.%d %255s", arch, &major, &minor, profile) == 4) &&
+	    !parse_file_name(leaf(set->path), arch, sizeof(arch), &major, &minor, profile, sizeof(profile)))
+		return;
+	facts_of_kernel(&add, arch, profile, major, minor);
+	for (size_t i = 0; i < add.n; i++) {
+		size_t name = strcspn(add.v[i], "=");
+		bool have = false;
+
+		for (size_t k = 0; k < set->facts.n && !have; k++)
+			have = !strncmp(set->facts.v[k], add.v[i], name + 1);
+		if (!have)
+			strv_add(&set->facts, add.v[i]);
+	}
+	strv_free(&add);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct expect_file *)a)->name, ((const struct expect_file *)b)->name);
@@ -100,9 +122,9 @@ int expect_load(struct expect_all *x, const char *dir, char *err, size_t errlen)
 		f->name = leaf(f->set.path);
 		f->major = major;
 		f->minor = minor;
+		expect_kernel_facts(&f->set);
 		for (size_t i = 0; i < f->set.facts.n; i++)
 			strv_add(&f->facts, f->set.facts.v[i]);
-		facts_of_kernel(&f->facts, arch, profile, major, minor);
 	}
 	closedir(d);
 	qsort(x->v, x->n, sizeof(*x->v), by_name);	/* the same order on every machine */

@@ -51,7 +51,12 @@ struct expect_all {
 
 /* Load every <arch>-<M.m>-<profile>.txt of dir; -1 with "file:line: what" in err. */
 int expect_load(struct expect_all *x, const char *dir, char *err, size_t errlen);
-/* This machine: its kernel and facts (after facts_probe). */
+/*
+ * A baseline's or run's facts of its kernel (arch, userland, word_size,
+ * byte_order, line), from its "# perfconf" header or else its file name.
+ */
+void expect_kernel_facts(struct recset *set);
+/* This machine: its kernel and facts (after facts_probe), with those of its kernel. */
 void expect_here(struct expect_all *x, const struct kernel_id *k, const struct strv *here);
 void expect_free(struct expect_all *x);
 

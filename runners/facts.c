@@ -459,6 +459,13 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 		strv_addf(out, "kernel_el=%s", el ? (snprintf(buf, sizeof(buf), "%d", el), buf) : FACT_UNKNOWN);
 	}
 	strv_addf(out, "rootfs=%s", probe_rootfs());
+	/* The BPF JIT: whether a loaded program gets kernel symbols (on, off; none without the sysctl) */
+	{
+		long jit;
+		int err = pc_kernel_read_long("/proc/sys/net/core/bpf_jit_enable", &jit);
+
+		strv_addf(out, "bpf_jit=%s", err == -ENOENT ? "none" : err ? FACT_UNKNOWN : jit ? "on" : "off");
+	}
 
 	r = in_child(instruments_child, NULL);
 	strv_addf(out, "instrument.breakpoints=%s", r >= 0 && r / 16 % 4 < 3 ? instr[r / 16 % 4] : FACT_UNKNOWN);

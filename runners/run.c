@@ -337,6 +337,7 @@ static int judging_open(const struct opts *o, const struct kernel_id *k, struct 
 	if (g->base_path && (!o->record || access(g->base_path, F_OK) == 0)) {
 		if (recset_load(&g->base, g->base_path, err, len))
 			return -1;
+		expect_kernel_facts(&g->base);
 		g->have_base = true;
 	}
 	/* A kernel between two baselines is judged against both. */
@@ -345,6 +346,7 @@ static int judging_open(const struct opts *o, const struct kernel_id *k, struct 
 	if (g->newer_path) {
 		if (recset_load(&g->newer, g->newer_path, err, len))
 			return -1;
+		expect_kernel_facts(&g->newer);
 		g->have_newer = true;
 	}
 	/* Every baseline, for the rules beyond this kernel's own. */
@@ -366,7 +368,7 @@ static struct judges judging_judges(struct judging *g, const struct kernel_id *k
 	expect_here(&g->all, k, here);
 	return (struct judges){ .base = g->have_base ? &g->base : NULL, .newer = g->have_newer ? &g->newer : NULL,
 				.base_other_line = g->have_base && g->fallback,
-				.all = g->all.n ? &g->all : NULL, .here = here, .fixes = &g->fixes,
+				.all = g->all.n ? &g->all : NULL, .here = &g->all.here, .fixes = &g->fixes,
 				.release = k->release };
 }
 

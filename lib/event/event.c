@@ -126,11 +126,16 @@ int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flag
 
 int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
-	/* What the answer depends on: the machine's core PMU, its breakpoints. */
-	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW)
+	/*
+	 * What the answer depends on: the machine's core PMU; its breakpoints,
+	 * whose types, lengths, alignments and slots are the arch's.
+	 */
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW) {
 		pc_depends("pmu.core");
-	else if (attr->type == PERF_TYPE_BREAKPOINT)
+	} else if (attr->type == PERF_TYPE_BREAKPOINT) {
 		pc_depends("pmu.breakpoint");
+		pc_depends("arch");
+	}
 	return pc_open_raw(attr, pid, cpu, group_fd, flags);
 }
 

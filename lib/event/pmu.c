@@ -48,6 +48,8 @@ int pc_pmu_type(const char *pmu)
 	char buf[32];
 	int err = pmu_file(pmu, "type", NULL, buf, sizeof(buf));
 
+	pc_depends("pmu.%s", pmu);	/* what follows depends on whether it is there */
+
 	if (err)
 		return err == -ENOENT ? -ENOENT : err;
 	char *end;
@@ -67,6 +69,7 @@ static int cmp_str(const void *a, const void *b)
 
 char **pc_pmu_list(void)
 {
+	pc_depends("pmus");	/* what follows depends on the list */
 	DIR *d = opendir(PC_PMU_SYSFS);
 	size_t n = 0, cap = 16;
 	char **v = calloc(cap + 1, sizeof(*v));

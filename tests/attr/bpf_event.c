@@ -128,6 +128,7 @@ TEST(with_ksymbol)
 	expect_prog(_metadata, load, &prog);
 	expect_prog(_metadata, unload, &prog);
 	EXPECT_LT(pc_capture_index(&cap, load), pc_capture_index(&cap, unload));
+	pc_depends("bpf_jit");
 	if (!prog.jited_len)
 		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol");
 	const struct pc_record *sym = pc_find_ksymbol(&cap, prog.ksym, 0);

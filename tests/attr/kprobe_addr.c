@@ -65,6 +65,7 @@ TEST(with_a_name_it_is_the_offset)
 	EXPECT_EQ(N, pc_count_of_work(&attr, pc_getppid_work, PC_N(N))) TH_LOG("%s", pc_errno_name(pc_last_open_errno()));
 	attr.kprobe_addr = 1;
 	EXPECT_EQ(1, attr.probe_offset);
+	pc_depends("arch");	/* the errno for a probe inside an instruction: x86 EILSEQ, arm64 EINVAL */
 	int err = pc_open_errno(&attr, 0, -1, -1, 0);
 	pc_observe_errno("errno", err);
 	EXPECT_NE(0, err);

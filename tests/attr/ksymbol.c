@@ -34,6 +34,7 @@ static struct perfconf_attr ksym_attr(int ksymbol, int bpf_event)
 	struct perfconf_attr attr_ = (attr); \
 	PC_CAPTURE_OPEN_SINCE(cap, &attr_, 0, -1, FIELD); \
 	LOAD_BPF_OR_SKIP((cap)->fd, prog, "perfconf_ksym", unload); \
+	pc_depends("bpf_jit"); \
 	if (!(prog)->jited_len) \
 		SKIP(return, "the BPF JIT is off: an interpreted program has no symbol"); \
 	ASSERT_CAPTURE_READ(cap); \
