@@ -201,7 +201,8 @@ void summary_print(struct sbuf *out, const struct summary *s, bool gate_suite)
 	section(out, "regressions", &s->regressions);
 	section(out, "new failures", &s->new_failures);
 	section(out, "known failures, as in the baseline", &s->known_failures);
-	section(out, "ABI growth in transit: as in the newer baseline, not regressions", &s->transit);
+	section(out, "ABI growth in transit: as in the newer baseline or this line's on other arches, not regressions",
+		&s->transit);
 	section(out, "blocked: this machine cannot test them, not regressions", &s->blocked);
 	section_grouped(out, "not judged here: no baseline was recorded under the facts they depend on, "
 			"not regressions", &s->unjudged);

@@ -281,4 +281,28 @@ TEST_F(ex, a_saved_run_is_judged_again)
 	EXPECT_TRUE(strstr(self->r.err, "has no results.txt") != NULL) SHOW(&self->r);
 }
 
+/*
+ * A kernel whose arch has baselines of other lines only (arm64 6.12 with
+ * aarch64-6.12 set aside): its arch's nearest line, or this line's other
+ * arches where their value differs (max_attr_size grows by line, a kprobe
+ * errno is the arch's); a third value is a regression.
+ */
+TEST_F(ex, own_arch_other_line_or_this_line_other_arches)
+{
+	put(&self->t, &self->k, self->k.arch, self->major - 1, 1, self->cpus, "40", "E2BIG");
+	put(&self->t, &self->k, self->other[0], self->major, self->minor, self->cpus, "40", "EINVAL");
+	put(&self->t, &self->k, self->other[1], self->major, self->minor, self->cpus, "40", "EINVAL");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "#   events/migrations:global.plain: errno: expected E2BIG, observed EINVAL; "
+			   "as in ") != NULL) SHOW(&self->r);
+	fk_res_free(&self->r);
+	put(&self->t, &self->k, self->other[0], self->major, self->minor, self->cpus, "40", "ENOENT");
+	put(&self->t, &self->k, self->other[1], self->major, self->minor, self->cpus, "40", "ENOENT");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "# regressions (1):\n#   events/migrations:global.plain: errno: expected E2BIG, "
+			   "observed EINVAL") != NULL) SHOW(&self->r);
+}
+
 TEST_HARNESS_MAIN
