@@ -299,6 +299,7 @@ void pc_instrument_note(enum pc_instrument i)
 	char line[sizeof(p->why) + 64];
 	int n;
 
+	pc_depends("instrument.%s", names[i]);	/* a broken one fails what it serves: judged where it is broken too */
 	if (p->state != PC_INSTR_BROKEN)
 		return;
 	n = snprintf(line, sizeof(line), "# CAUSE %s: %s\n", names[i], p->why);
