@@ -146,6 +146,7 @@ const char *pc_kprobe_entry_refused(void)
 #if defined(__riscv) && __riscv_xlen == 64
 	bool dynamic;
 
+	pc_depends("arch");	/* where a function's entry can be probed is this arch's */
 	pc_depends("config.FUNCTION_TRACER");
 	if (pc_kernel_config("KPROBES_ON_FTRACE") == 'y')
 		return NULL;
