@@ -69,7 +69,6 @@ static int cmp_str(const void *a, const void *b)
 
 char **pc_pmu_list(void)
 {
-	pc_depends("pmus");	/* what follows depends on the list */
 	DIR *d = opendir(PC_PMU_SYSFS);
 	size_t n = 0, cap = 16;
 	char **v = calloc(cap + 1, sizeof(*v));
@@ -255,6 +254,7 @@ int pc_pmu_formats_in_word(int word, char *buf, size_t len)
 	size_t used = 0;
 	int count = 0;
 
+	pc_depends("pmus");	/* the formats of every PMU here */
 	buf[0] = '\0';
 	for (size_t i = 0; pmus && pmus[i] && count >= 0; i++) {
 		char dir[512];

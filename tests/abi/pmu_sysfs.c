@@ -42,6 +42,7 @@ static int for_every_pmu(struct __test_metadata *_metadata, const char *sub,
 	char **pmus = pc_pmu_list();
 	int n = 0;
 
+	pc_depends("pmus");	/* what every PMU here has */
 	ASSERT_NE(NULL, pmus);
 	for (char **p = pmus; *p; p++)
 		n += for_each_entry(*p, sub, fn, _metadata);
