@@ -24,7 +24,8 @@ is_elf() { [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ]; }
 try() { # MAGIC(grep -P) DECOMPRESSOR...
 	local magic=$1 off
 	shift
-	for off in $(LC_ALL=C grep -obUaP "$magic" "$in" | cut -d: -f1 | head -n 8); do
+	# No match is no candidate (and no failure for the ERR trap to name).
+	for off in $({ LC_ALL=C grep -obUaP "$magic" "$in" || true; } | cut -d: -f1 | head -n 8); do
 		tail -c +"$((off + 1))" "$in" | "$@" >"$tmp" 2>/dev/null || true
 		if [ -s "$tmp" ] && is_elf "$tmp"; then
 			mv "$tmp" "$out"
