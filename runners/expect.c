@@ -123,8 +123,6 @@ int expect_load(struct expect_all *x, const char *dir, char *err, size_t errlen)
 		f->major = major;
 		f->minor = minor;
 		expect_kernel_facts(&f->set);
-		for (size_t i = 0; i < f->set.facts.n; i++)
-			strv_add(&f->facts, f->set.facts.v[i]);
 	}
 	closedir(d);
 	qsort(x->v, x->n, sizeof(*x->v), by_name);	/* the same order on every machine */
@@ -145,7 +143,6 @@ void expect_free(struct expect_all *x)
 {
 	for (size_t i = 0; i < x->n; i++) {
 		recset_free(&x->v[i].set);
-		strv_free(&x->v[i].facts);
 	}
 	free(x->v);
 	strv_free(&x->here);
@@ -213,7 +210,7 @@ differ:
 		bool agree = hv != NULL;
 
 		for (size_t i = 0; i < n && agree; i++) {
-			if (!(fv = fact(&c[i].f->facts, separating[s], fb, sizeof(fb))) || strcmp(fv, hv))
+			if (!(fv = fact(&c[i].f->set.facts, separating[s], fb, sizeof(fb))) || strcmp(fv, hv))
 				continue;
 			agree = !mine || same_value(mine->r, c[i].r);
 			mine = mine ? mine : &c[i];
@@ -285,7 +282,7 @@ static void expect_rules(const struct expect_all *x, const struct record *o, str
 			continue;
 		e->recorded = true;
 		for (size_t d = 0; d < o->deps.n; d++) {
-			const char *fv = fact(&f->facts, o->deps.v[d], fb, sizeof(fb));
+			const char *fv = fact(&f->set.facts, o->deps.v[d], fb, sizeof(fb));
 			const char *hv = fact(&x->here, o->deps.v[d], hb, sizeof(hb));
 
 			if (!fv || !hv || strcmp(fv, hv)) {

@@ -36,9 +36,8 @@
 
 /* Every baseline under expected/, for the rules beyond a kernel's own. */
 struct expect_file {
-	struct recset set;
+	struct recset set;	/* its facts: its header's and its kernel's (expect_kernel_facts) */
 	const char *name;	/* the file's base name */
-	struct strv facts;	/* its header's facts and its name's (arch, userland, word_size, byte_order, line) */
 	int major, minor;
 };
 
