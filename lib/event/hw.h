@@ -117,6 +117,9 @@ bool pc_hw_loop_available(void);
  * counters that filter by privilege mode, and qemu 7.2's count in every
  * mode (get_ticks(): icount, or host ticks without -icount; filtering
  * came with qemu 9's Smcntrpmf support), so no loop could be exact there.
+ * ppc64le has none for the same reason: qemu 7.2's POWER PMU (pseries,
+ * target/ppc/power8-pmu.c) honours MMCR0's FC, FC14 and FC56 but not FCS
+ * or FCP, so exclude_kernel does not stop the count in the kernel.
  */
 #define REQUIRE_HW_LOOP() REQUIRE_HW_LOOP_OR(return)
 /* The same in a helper: SKIP, then `statement` (return false). */
