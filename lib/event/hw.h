@@ -128,6 +128,18 @@ bool pc_hw_loop_available(void);
 		SKIP(statement, "no exact loop for %s", pc_kernel()->arch); \
 } while (0)
 
+/*
+ * Why a hardware event with a branch stack (PERF_SAMPLE_BRANCH_STACK) must
+ * not be scheduled in on this machine, or NULL where it may. ppc64le under
+ * qemu's TCG pseries (the device tree's "qemu,pseries" without the
+ * /hypervisor node qemu adds only under KVM): qemu 7.2 does not emulate
+ * the BHRB instructions, and the POWER PMU's pmu::add runs clrbhrb for
+ * such an event: an illegal-instruction oops, after which the guest hangs.
+ * Opening it is safe; enabling it is not. A case that would run one is
+ * BLOCKED with this reason.
+ */
+const char *pc_hw_branch_stack_unsafe(void);
+
 /* One system call: number and its first three arguments. */
 struct pc_hw_call {
 	long nr, a0, a1, a2;

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # A Debian mirror in a directory, for the tests of runners/vm/apt.sh: every
 # suite apt.sh reads, each with one kernel package per arch (amd64, arm64,
-# riscv64, s390x), "linux-image-<N>-<arch>" at version N, N the suite's number in
-# the list below. An unsigned Release (apt.sh trusts a file: mirror).
+# riscv64, s390x, ppc64el), "linux-image-<N>-<flavour>" at version N, N the
+# suite's number in the list below; the flavour is the arch's name, but
+# powerpc64le for ppc64el, as Debian names them. An unsigned Release
+# (apt.sh trusts a file: mirror).
 #
 #   runners/tests/fake_mirror.sh DIR [SUITE:ARCH...]
 #
@@ -19,15 +21,17 @@ for s in debian:bullseye debian-security:bullseye-security debian:bookworm \
 	debian-security:trixie-security debian:trixie-backports debian:sid; do
 	n=$((n + 1))
 	d=$top/${s%%:*}/dists/${s#*:}
-	for a in amd64 arm64 riscv64 s390x; do
+	for a in amd64 arm64 riscv64 s390x ppc64el; do
+		f=$a
+		[ "$a" = ppc64el ] && f=powerpc64le
 		mkdir -p "$d/main/binary-$a"
 		printf 'Package: linux-image-%s-%s\nVersion: %s\nArchitecture: %s\nSize: 2000000\nFilename: pool/main/l/linux/linux-image-%s-%s_%s_%s.deb\nDescription: a kernel\n\n' \
-			"$n" "$a" "$n" "$a" "$n" "$a" "$n" "$a" >"$d/main/binary-$a/Packages"
+			"$n" "$f" "$n" "$a" "$n" "$f" "$n" "$a" >"$d/main/binary-$a/Packages"
 	done
 	{
-		printf 'Origin: Debian\nSuite: %s\nCodename: %s\nDate: Sat, 01 Jan 2000 00:00:00 UTC\nArchitectures: amd64 arm64 riscv64 s390x\nComponents: main\nSHA256:\n' \
+		printf 'Origin: Debian\nSuite: %s\nCodename: %s\nDate: Sat, 01 Jan 2000 00:00:00 UTC\nArchitectures: amd64 arm64 riscv64 s390x ppc64el\nComponents: main\nSHA256:\n' \
 			"${s#*:}" "${s#*:}"
-		for a in amd64 arm64 riscv64 s390x; do
+		for a in amd64 arm64 riscv64 s390x ppc64el; do
 			f=$d/main/binary-$a/Packages
 			printf ' %s %s main/binary-%s/Packages\n' "$(sha256sum <"$f" | cut -d' ' -f1)" "$(wc -c <"$f")" "$a"
 		done

@@ -61,7 +61,7 @@ TEST_F(scripts, one_arch_stale_index_hides_no_other_arch)
 {
 	ASSERT_EQ(0, sh(&self->t, &self->out, "runners/tests/fake_mirror.sh $TREE/mirror trixie-security:riscv64"))
 		TH_LOG("%s", self->out);
-	ASSERT_EQ(0, sh(&self->t, &self->out, APT " add-arch riscv64 && " APT " add-arch s390x"))
+	ASSERT_EQ(0, sh(&self->t, &self->out, APT " add-arch riscv64 && " APT " add-arch s390x && " APT " add-arch ppc64el"))
 		TH_LOG("%s", self->out);
 	for (int refresh = 0; refresh < 2; refresh++) {
 		ASSERT_EQ(0, sh(&self->t, &self->out, "VM_REFRESH=%d " APT " update", refresh))
@@ -76,6 +76,9 @@ TEST_F(scripts, one_arch_stale_index_hides_no_other_arch)
 		EXPECT_TRUE(fk_has_line(self->out, "riscv64 trixie-backports linux-image-8-riscv64 8 2000000"))
 			TH_LOG("refresh %d:\n%s", refresh, self->out);
 		EXPECT_TRUE(fk_has_line(self->out, "s390x trixie-security linux-image-7-s390x 7 2000000"))
+			TH_LOG("refresh %d:\n%s", refresh, self->out);
+		/* ppc64el's kernels are named after its flavour, powerpc64le */
+		EXPECT_TRUE(fk_has_line(self->out, "ppc64el trixie-security linux-image-7-powerpc64le 7 2000000"))
 			TH_LOG("refresh %d:\n%s", refresh, self->out);
 		EXPECT_TRUE(strstr(self->out, "riscv64 trixie-security") == NULL) TH_LOG("%s", self->out);
 	}
