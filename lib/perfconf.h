@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <linux/hw_breakpoint.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,6 +77,22 @@
 	pc_depends("pmu.%s", name); \
 	if (!pc_pmu_exists(name)) \
 		SKIP(return, "no %s PMU on this machine", name); \
+	if (!strcmp(name, "breakpoint")) \
+		REQUIRE_BREAKPOINTS(HW_BREAKPOINT_W); \
+} while (0)
+
+/*
+ * SKIP where the breakpoint PMU is there but makes no breakpoint of
+ * bp_type at all (pc_breakpoint_refused(): ENODEV, EOPNOTSUPP), depending
+ * on the fact instrument.breakpoints. REQUIRE_PMU("breakpoint") checks
+ * data breakpoints (HW_BREAKPOINT_W) so.
+ */
+#define REQUIRE_BREAKPOINTS(bp_type) do { \
+	const char *r_ = pc_breakpoint_refused(bp_type); \
+	if (r_) { \
+		pc_depends("instrument.breakpoints"); \
+		SKIP(return, "%s", r_); \
+	} \
 } while (0)
 
 /* SKIP when a kernel config option is known to be off (fact config.<option>). */

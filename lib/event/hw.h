@@ -139,6 +139,13 @@ bool pc_hw_loop_available(void);
  * BLOCKED with this reason.
  */
 const char *pc_hw_branch_stack_unsafe(void);
+/*
+ * Whether this is qemu's TCG pseries machine (above). Its POWER PMU
+ * (qemu 7.2, target/ppc/power8-pmu.c) counts cycles and instructions
+ * only: PMC5, PMC6, and on PMC1-4 the event codes 0x02, 0x1e, 0xf0, 0xfa,
+ * 0xfe; every other event opens and counts nothing.
+ */
+bool pc_hw_qemu_tcg_power(void);
 
 /* One system call: number and its first three arguments. */
 struct pc_hw_call {

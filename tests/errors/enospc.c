@@ -84,6 +84,7 @@ FIXTURE_SETUP(global)
 	int err;
 
 	self->n = 0;
+	REQUIRE_BREAKPOINTS(variant->exec ? HW_BREAKPOINT_X : HW_BREAKPOINT_W);
 	err = pc_open_errno(&attr, 0, -1, -1, 0);
 	if (err == ENOENT || err == EOPNOTSUPP)
 		SKIP(return, "no %s breakpoints on this machine (%s)", variant->exec ? "execute" : "data",
