@@ -22,6 +22,7 @@
 #include "event/event.h"
 #include "work/faults.h"
 #include "work/instrument.h"
+#include "work/sigtrap.h"
 #include "host/kernel.h"
 #include "host/observe.h"
 #include "event/pmu.h"
@@ -111,6 +112,18 @@
  * kernel's regression. Not for a feature the kernel lacks (that is a SKIP).
  */
 #define BLOCKED(fmt, ...) SKIP(return, "blocked: " fmt, ##__VA_ARGS__)
+
+/*
+ * BLOCKED where an overflow's deferred work (irq_work: its O_ASYNC
+ * signal, a refresh's disable) comes late on this machine
+ * (pc_irq_work_late()): for a case that needs it done before the task
+ * runs on.
+ */
+#define REQUIRE_IRQ_WORK_PROMPT() do { \
+	const char *late_ = pc_irq_work_late(); \
+	if (late_) \
+		BLOCKED("%s", late_); \
+} while (0)
 
 /*
  * The case cannot give a verdict because the suite itself went wrong (an
