@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <linux/hw_breakpoint.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "event/event.h"
 #include "work/faults.h"
 #include "work/instrument.h"
+#include "work/sigtrap.h"
 #include "host/kernel.h"
 #include "host/observe.h"
 #include "event/pmu.h"
@@ -76,6 +78,22 @@
 	pc_depends("pmu.%s", name); \
 	if (!pc_pmu_exists(name)) \
 		SKIP(return, "no %s PMU on this machine", name); \
+	if (!strcmp(name, "breakpoint")) \
+		REQUIRE_BREAKPOINTS(HW_BREAKPOINT_W); \
+} while (0)
+
+/*
+ * SKIP where the breakpoint PMU is there but makes no breakpoint of
+ * bp_type at all (pc_breakpoint_refused(): ENODEV, EOPNOTSUPP), depending
+ * on the fact instrument.breakpoints. REQUIRE_PMU("breakpoint") checks
+ * data breakpoints (HW_BREAKPOINT_W) so.
+ */
+#define REQUIRE_BREAKPOINTS(bp_type) do { \
+	const char *r_ = pc_breakpoint_refused(bp_type); \
+	if (r_) { \
+		pc_depends("instrument.breakpoints"); \
+		SKIP(return, "%s", r_); \
+	} \
 } while (0)
 
 /* SKIP when a kernel config option is known to be off (fact config.<option>). */
@@ -94,6 +112,18 @@
  * kernel's regression. Not for a feature the kernel lacks (that is a SKIP).
  */
 #define BLOCKED(fmt, ...) SKIP(return, "blocked: " fmt, ##__VA_ARGS__)
+
+/*
+ * BLOCKED where an overflow's deferred work (irq_work: its O_ASYNC
+ * signal, a refresh's disable) comes late on this machine
+ * (pc_irq_work_late()): for a case that needs it done before the task
+ * runs on.
+ */
+#define REQUIRE_IRQ_WORK_PROMPT() do { \
+	const char *late_ = pc_irq_work_late(); \
+	if (late_) \
+		BLOCKED("%s", late_); \
+} while (0)
 
 /*
  * The case cannot give a verdict because the suite itself went wrong (an

@@ -386,28 +386,36 @@ static void expect_rules(const struct expect_all *x, const struct record *o, str
 }
 
 /*
- * A kernel judged by its arch's other lines: where this line's baselines
- * of other arches (the line rule) give another value, either is accepted.
+ * A kernel judged by its arch's other lines: where the rules over every
+ * baseline give other values (this line's other arches; the nearest lines
+ * either side whose facts are this machine's), any of them is accepted.
  */
-static void also_this_line(const struct expect_all *x, const struct record *o, struct expectation *e)
+static void also_the_rules(const struct expect_all *x, const struct record *o, struct expectation *e)
 {
 	struct expectation l = { 0 };
-	size_t n = 0;
+	size_t n = 0, added = 0;
 	char *s;
 
 	expect_rules(x, o, &l);
 	while (n < EXPECT_MAX && e->exp[n])
 		n++;
-	for (size_t i = 0; i < n && l.rule == EX_LINE; i++)
-		if (same_value(e->exp[i], l.exp[0]))
-			l.rule = EX_NONE;
-	if (l.rule == EX_LINE && n < EXPECT_MAX) {
-		e->exp[n] = l.exp[0];
-		e->from[n] = l.from[0];
+	for (size_t k = 0; (l.rule == EX_LINE || l.rule == EX_BETWEEN) && k < EXPECT_MAX && l.exp[k]; k++) {
+		bool known = false;
+
+		for (size_t i = 0; i < n; i++)
+			known = known || same_value(e->exp[i], l.exp[k]);
+		if (known || n == EXPECT_MAX)
+			continue;
+		e->exp[n] = l.exp[k];
+		e->from[n++] = l.from[k];
+		added++;
+	}
+	if (added) {
 		s = xasprintf("%s; %s", e->files, l.files);
 		free(e->files);
 		e->files = s;
-		s = xasprintf("%s, or %s, whose value differs: either", e->why, l.why);
+		s = xasprintf("%s, or by the %s rule, %s, whose value differs: any", e->why, expect_rule_name(l.rule),
+			      l.why);
 		free(e->why);
 		e->why = s;
 	}
@@ -444,7 +452,7 @@ void expect(const struct judges *j, const struct record *o, struct expectation *
 						      : "this kernel's baseline");
 		free(newer_differs);
 		if (j->base_other_line && j->all)
-			also_this_line(j->all, o, e);
+			also_the_rules(j->all, o, e);
 		return;
 	}
 	e->same_anyway = r;

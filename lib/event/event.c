@@ -124,19 +124,50 @@ int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flag
 	return (int)fd;
 }
 
+/*
+ * A data breakpoint every arch with breakpoints takes alike: written (or
+ * read and written), 1, 2, 4 or 8 bytes, aligned, on this task's own
+ * memory. Other types, lengths, alignments and addresses are the arch's.
+ */
+static bool bp_portable(const struct perfconf_attr *attr)
+{
+	uint64_t len = attr->bp_len, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	unsigned char resident;
+
+	return (attr->bp_type == HW_BREAKPOINT_W || attr->bp_type == HW_BREAKPOINT_RW) &&
+	       (len == 1 || len == 2 || len == 4 || len == 8) && attr->bp_addr % len == 0 &&
+	       mincore((void *)(uintptr_t)(attr->bp_addr & ~(page - 1)), 1, &resident) == 0;
+}
+
 int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
-	/*
-	 * What the answer depends on: the machine's core PMU; its breakpoints,
-	 * whose types, lengths, alignments and slots are the arch's.
-	 */
+	int fd;
+
+	/* What the answer depends on: the machine's core PMU; its breakpoints, and for most the arch. */
 	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW) {
 		pc_depends("pmu.core");
 	} else if (attr->type == PERF_TYPE_BREAKPOINT) {
 		pc_depends("pmu.breakpoint");
-		pc_depends("arch");
+		if (!bp_portable(attr))
+			pc_depends("arch");
 	}
-	return pc_open_raw(attr, pid, cpu, group_fd, flags);
+	fd = pc_open_raw(attr, pid, cpu, group_fd, flags);
+	/*
+	 * A breakpoint refused where this machine makes none of its type: the
+	 * answer is the machine's breakpoint registers', not the attr's.
+	 */
+	if (fd < 0 && attr->type == PERF_TYPE_BREAKPOINT) {
+		int err = last_open_errno;
+		unsigned int t = (unsigned int)attr->bp_type;
+		/* the kind it asks for: execute, or data (R, W, RW; W stands for them) */
+		unsigned int kind = t == HW_BREAKPOINT_X ? HW_BREAKPOINT_X :
+				    t && !(t & ~HW_BREAKPOINT_RW) ? HW_BREAKPOINT_W : 0;
+
+		if (kind && pc_breakpoint_refused(kind))
+			pc_depends("instrument.breakpoints");
+		last_open_errno = errno = err;
+	}
+	return fd;
 }
 
 int pc_last_open_errno(void)
@@ -269,6 +300,47 @@ struct perfconf_attr pc_attr_breakpoint_at(unsigned int bp_type, uint64_t addr, 
 struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile void *addr, uint64_t len)
 {
 	return pc_attr_breakpoint_at(bp_type, (uint64_t)(uintptr_t)addr, len);
+}
+
+/* What pc_breakpoint_refused() watches and executes. */
+static volatile uint64_t bp_refused_word;
+static __attribute__((noinline, noclone)) void bp_refused_target(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+const char *pc_breakpoint_refused(unsigned int bp_type)
+{
+	static int tried[HW_BREAKPOINT_RW + HW_BREAKPOINT_X + 1];	/* 0 untried, 1 opens, 2 refused */
+	static char why[sizeof(tried) / sizeof(tried[0])][200];
+	struct perfconf_attr attr;
+	int fd, err;
+
+	if (bp_type >= sizeof(tried) / sizeof(tried[0]) || !bp_type || pc_pmu_type("breakpoint") < 0)
+		return NULL;
+	if (!tried[bp_type]) {
+		attr = bp_type == HW_BREAKPOINT_X ?
+			       pc_attr_breakpoint(HW_BREAKPOINT_X, (const void *)bp_refused_target, 0) :
+			       pc_attr_breakpoint(bp_type, &bp_refused_word, sizeof(bp_refused_word));
+		attr.disabled = 1;
+		attr.exclude_kernel = attr.exclude_hv = 1;
+		fd = pc_open_raw(&attr, 0, -1, -1, 0);
+		err = fd < 0 ? last_open_errno : 0;
+		if (fd >= 0)
+			close(fd);
+		tried[bp_type] = err == ENODEV || err == EOPNOTSUPP ? 2 : 1;
+		if (err == ENODEV)
+			snprintf(why[bp_type], sizeof(why[0]),
+				 "the breakpoint PMU refuses every %s breakpoint here with ENODEV: no usable "
+				 "breakpoint register (POWER9 keeps its DAWR off)",
+				 bp_type == HW_BREAKPOINT_X ? "execute" : "data");
+		else if (err == EOPNOTSUPP)
+			snprintf(why[bp_type], sizeof(why[0]),
+				 "this machine has no %s breakpoints: the breakpoint PMU refuses each with "
+				 "EOPNOTSUPP (no slot of that kind)",
+				 bp_type == HW_BREAKPOINT_X ? "execute" : "data");
+	}
+	return tried[bp_type] == 2 ? why[bp_type] : NULL;
 }
 
 int pc_attr_tracepoint(struct perfconf_attr *out, const char *sys, const char *name)

@@ -108,6 +108,17 @@ struct perfconf_attr pc_attr_breakpoint(unsigned int bp_type, const volatile voi
 /* The same on an address no pointer of this process can hold: a kernel one, for a 32-bit build too. */
 struct perfconf_attr pc_attr_breakpoint_at(unsigned int bp_type, uint64_t addr, uint64_t len);
 /*
+ * Why this machine makes no breakpoint of bp_type at all (HW_BREAKPOINT_X:
+ * on a function of this process; W, R, RW: on a variable), or NULL where
+ * a plain user-only one opens, or is refused for another reason (which
+ * is then the case's to judge), or there is no breakpoint PMU. Where the
+ * breakpoint PMU is there but refuses every such breakpoint as
+ * unsupported: ENODEV (POWER9 keeps its DAWR off, ppc_breakpoint_available())
+ * or EOPNOTSUPP (no slot of that kind: powerpc has no instruction
+ * breakpoints). Tried once per type.
+ */
+const char *pc_breakpoint_refused(unsigned int bp_type);
+/*
  * The bp_len an execute breakpoint takes: sizeof(long), as the man page
  * says; for an i386 task the kernel's long (an x86_64 kernel checks it
  * against its own, 8), where arm64 takes 4 from an AArch32 task.

@@ -275,6 +275,35 @@ uintptr_t pc_hw_loop_body(void) { return 0; }
 uintptr_t pc_hw_loop_end(void) { return 0; }
 #endif
 
+bool pc_hw_qemu_tcg_power(void)
+{
+#if defined(__powerpc64__)
+	char compat[256] = "";
+	FILE *f = fopen("/proc/device-tree/compatible", "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(compat, 1, sizeof(compat) - 1, f);
+		fclose(f);
+	}
+	/* NUL-separated strings: look at each */
+	for (size_t i = 0; i < n; i += strlen(compat + i) + 1) {
+		if (!strcmp(compat + i, "qemu,pseries") && access("/proc/device-tree/hypervisor", F_OK))
+			return true;
+	}
+#endif
+	return false;
+}
+
+const char *pc_hw_branch_stack_unsafe(void)
+{
+	if (pc_hw_qemu_tcg_power())
+		return "qemu's TCG emulation of POWER (pseries without KVM) has no BHRB instructions: "
+		       "scheduling a branch-stack event in runs clrbhrb (power_pmu_add) and the "
+		       "kernel oopses with an illegal instruction";
+	return NULL;
+}
+
 bool pc_hw_loop_available(void)
 {
 	return HAVE_LOOP;

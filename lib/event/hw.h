@@ -117,6 +117,9 @@ bool pc_hw_loop_available(void);
  * counters that filter by privilege mode, and qemu 7.2's count in every
  * mode (get_ticks(): icount, or host ticks without -icount; filtering
  * came with qemu 9's Smcntrpmf support), so no loop could be exact there.
+ * ppc64le has none for the same reason: qemu 7.2's POWER PMU (pseries,
+ * target/ppc/power8-pmu.c) honours MMCR0's FC, FC14 and FC56 but not FCS
+ * or FCP, so exclude_kernel does not stop the count in the kernel.
  */
 #define REQUIRE_HW_LOOP() REQUIRE_HW_LOOP_OR(return)
 /* The same in a helper: SKIP, then `statement` (return false). */
@@ -124,6 +127,25 @@ bool pc_hw_loop_available(void);
 	if (!pc_hw_loop_available()) \
 		SKIP(statement, "no exact loop for %s", pc_kernel()->arch); \
 } while (0)
+
+/*
+ * Why a hardware event with a branch stack (PERF_SAMPLE_BRANCH_STACK) must
+ * not be scheduled in on this machine, or NULL where it may. ppc64le under
+ * qemu's TCG pseries (the device tree's "qemu,pseries" without the
+ * /hypervisor node qemu adds only under KVM): qemu 7.2 does not emulate
+ * the BHRB instructions, and the POWER PMU's pmu::add runs clrbhrb for
+ * such an event: an illegal-instruction oops, after which the guest hangs.
+ * Opening it is safe; enabling it is not. A case that would run one is
+ * BLOCKED with this reason.
+ */
+const char *pc_hw_branch_stack_unsafe(void);
+/*
+ * Whether this is qemu's TCG pseries machine (above). Its POWER PMU
+ * (qemu 7.2, target/ppc/power8-pmu.c) counts cycles and instructions
+ * only: PMC5, PMC6, and on PMC1-4 the event codes 0x02, 0x1e, 0xf0, 0xfa,
+ * 0xfe; every other event opens and counts nothing.
+ */
+bool pc_hw_qemu_tcg_power(void);
 
 /* One system call: number and its first three arguments. */
 struct pc_hw_call {

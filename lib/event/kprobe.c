@@ -136,6 +136,8 @@ const char *pc_kprobe_getppid_symbol(void)
 	return "__riscv_sys_getppid";	/* its syscall wrappers, since 6.6 (sys_getppid before) */
 #elif defined(__s390x__)
 	return "__s390x_sys_getppid";
+#elif defined(__powerpc64__)
+	return "sys_getppid";	/* powerpc's syscall wrappers (6.1) keep the plain name */
 #else
 	return NULL;
 #endif

@@ -112,6 +112,34 @@ static const struct pc_regs_arch arch = {
 	.abi = PERF_SAMPLE_REGS_ABI_64,
 };
 
+#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+
+/*
+ * PERF_REG_POWERPC_*: R0..R31, NIP, MSR, ORIG_R3, CTR, LINK, XER, CCR,
+ * SOFTE, TRAP, DAR, DSISR, SIER, MMCRA (PERF_REG_POWERPC_MAX is 45); then
+ * the PMU's own registers, MMCR0 at 45 up to SIAR at 58, which only a PMU
+ * that says so can sample (PERF_REG_EXTENDED_MASK: POWER9's 45..47,
+ * POWER10's 45..58; none without a core PMU). Past 58 nothing.
+ */
+static const char *const names[] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27", "r28", "r29",
+	"r30", "r31", "nip", "msr", "orig_r3", "ctr", "link", "xer", "ccr", "softe", "trap", "dar", "dsisr",
+	"sier", "mmcra", "mmcr0", "mmcr1", "mmcr2", "mmcr3", "sier2", "sier3", "pmc1", "pmc2", "pmc3",
+	"pmc4", "pmc5", "pmc6", "sdar", "siar",
+};
+
+static const struct pc_regs_arch arch = {
+	.name = "ppc64le",
+	.gprs = (1ULL << 45) - 1,
+	.reserved = ~((1ULL << 59) - 1),
+	.extended = ((1ULL << 59) - 1) & ~((1ULL << 45) - 1),
+	.ip = 32,
+	.sp = 1,
+	.arg = { 3, 4 },	/* R3, R4 */
+	.abi = PERF_SAMPLE_REGS_ABI_64,
+};
+
 #else
 #define NO_REGS_TABLE
 #endif
@@ -134,6 +162,7 @@ const struct pc_regs_arch *pc_regs_arch(void)
 	if (!pc_kernel_compat())
 		return NULL;	/* a 32-bit kernel's numbering and masks differ: no table yet */
 #endif
+	pc_depends("arch");	/* the register ABI: its numbering and masks */
 	return &arch;
 }
 

@@ -3,7 +3,7 @@
  * The perf register numbering of this process's own ABI: the bits of
  * sample_regs_user and sample_regs_intr, as each architecture's
  * arch/<arch>/include/uapi/asm/perf_regs.h defines them (x86_64 and i386:
- * the PERF_REG_X86_* enum; aarch64: PERF_REG_ARM64_*; riscv64, s390x). A sample holds the
+ * the PERF_REG_X86_* enum; aarch64: PERF_REG_ARM64_*; riscv64, s390x, ppc64le). A sample holds the
  * registers of its mask in bit order, one u64 each.
  *
  *	const struct pc_regs_arch *a = pc_regs_arch();
@@ -25,7 +25,7 @@
 #define PC_REG(bit) (1ULL << (bit))
 
 struct pc_regs_arch {
-	const char *name;	/* "x86_64", "aarch64", "i386", "armhf", "riscv64", "s390x" */
+	const char *name;	/* "x86_64", "aarch64", "i386", "armhf", "riscv64", "s390x", "ppc64le" */
 	/* The general registers: every kernel of this arch accepts each alone. */
 	uint64_t gprs;
 	/*

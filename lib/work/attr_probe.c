@@ -158,7 +158,10 @@ size_t pc_field_events(struct pc_field_event *out, size_t max)
 	size_t n = 0, written = 0;
 
 	all[n++] = (struct pc_field_event){ "software", pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK), true };
-	if (pc_pmu_exists("breakpoint"))
+	/* where the machine makes no data breakpoint at all, no such kind */
+	if (pc_pmu_exists("breakpoint") && pc_breakpoint_refused(HW_BREAKPOINT_W))
+		pc_depends("instrument.breakpoints");
+	else if (pc_pmu_exists("breakpoint"))
 		all[n++] = (struct pc_field_event){ "breakpoint",
 						  pc_attr_breakpoint(HW_BREAKPOINT_W, &watched, sizeof(watched)),
 						  true };

@@ -11,6 +11,7 @@
 
 #include "abi/abi.h"
 #include "event/event.h"
+#include "event/hw.h"
 #include "host/kernel.h"
 #include "work/sigtrap.h"
 
@@ -188,6 +189,41 @@ struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile 
 	attr.sigtrap = 1;
 	attr.remove_on_exec = 1;
 	return attr;
+}
+
+const char *pc_irq_work_late(void)
+{
+	if (pc_hw_qemu_tcg_power())
+		return "qemu's TCG POWER emulates the decrementer that raises irq_work late: an overflow's "
+		       "signal and a refresh's disable come after the task has run on";
+	return NULL;
+}
+
+int pc_signals_wait(int sig, int want, int max, siginfo_t *last)
+{
+	/*
+	 * A relative timeout for each signal, and no clock read: the vDSO's
+	 * data page, first read, is a page fault of this task, which an
+	 * event counting its faults would count.
+	 */
+	struct timespec wait = { PC_SIGNALS_WAIT_MS / 1000, (PC_SIGNALS_WAIT_MS % 1000) * 1000000L };
+	sigset_t set;
+	siginfo_t si;
+	int n = 0, got;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	while (n < want && n < max) {
+		got = sigtimedwait(&set, &si, &wait);
+		if (got == sig) {
+			if (last)
+				*last = si;
+			n++;
+		} else if (!(got < 0 && errno == EINTR)) {
+			break;	/* EAGAIN: none came in time */
+		}
+	}
+	return n + pc_signals_take(sig, max - n, last);
 }
 
 int pc_signals_take(int sig, int max, siginfo_t *last)

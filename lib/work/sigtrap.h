@@ -149,5 +149,25 @@ struct perfconf_attr pc_sigtrap_breakpoint(unsigned int bp_type, const volatile 
  * one's siginfo in *last when last is not NULL.
  */
 int pc_signals_take(int sig, int max, siginfo_t *last);
+/*
+ * The same, waiting up to PC_SIGNALS_WAIT_MS for each of the first `want`
+ * (then taking what else is pending, up to max): for a signal the kernel
+ * sends from irq_work, such as an overflow's SIGIO (kill_fasync()). That
+ * runs on a self-IPI on x86 and arm64, before the task returns to user
+ * space; powerpc raises it with the decrementer, which under qemu's TCG
+ * fires some user instructions later. Returns how many were taken.
+ */
+#define PC_SIGNALS_WAIT_MS 2000
+/*
+ * Why an overflow's deferred work (irq_work: its O_ASYNC signal, the
+ * disable after a refresh's last overflow) comes late on this machine, or
+ * NULL. qemu's TCG pseries (pc_hw_qemu_tcg_power()): powerpc raises
+ * irq_work with the decrementer, whose emulation fires after the task has
+ * run on in user space, so overflows share one signal and the event
+ * counts past its refresh limit. A case that needs that work done before
+ * the task runs again is BLOCKED with it.
+ */
+const char *pc_irq_work_late(void);
+int pc_signals_wait(int sig, int want, int max, siginfo_t *last);
 
 #endif

@@ -61,7 +61,7 @@ TEST_F(scripts, one_arch_stale_index_hides_no_other_arch)
 {
 	ASSERT_EQ(0, sh(&self->t, &self->out, "runners/tests/fake_mirror.sh $TREE/mirror trixie-security:riscv64"))
 		TH_LOG("%s", self->out);
-	ASSERT_EQ(0, sh(&self->t, &self->out, APT " add-arch riscv64 && " APT " add-arch s390x"))
+	ASSERT_EQ(0, sh(&self->t, &self->out, APT " add-arch riscv64 && " APT " add-arch s390x && " APT " add-arch ppc64el"))
 		TH_LOG("%s", self->out);
 	for (int refresh = 0; refresh < 2; refresh++) {
 		ASSERT_EQ(0, sh(&self->t, &self->out, "VM_REFRESH=%d " APT " update", refresh))
@@ -77,8 +77,44 @@ TEST_F(scripts, one_arch_stale_index_hides_no_other_arch)
 			TH_LOG("refresh %d:\n%s", refresh, self->out);
 		EXPECT_TRUE(fk_has_line(self->out, "s390x trixie-security linux-image-7-s390x 7 2000000"))
 			TH_LOG("refresh %d:\n%s", refresh, self->out);
+		/* ppc64el's kernels are named after its flavour, powerpc64le */
+		EXPECT_TRUE(fk_has_line(self->out, "ppc64el trixie-security linux-image-7-powerpc64le 7 2000000"))
+			TH_LOG("refresh %d:\n%s", refresh, self->out);
 		EXPECT_TRUE(strstr(self->out, "riscv64 trixie-security") == NULL) TH_LOG("%s", self->out);
 	}
+}
+
+/*
+ * ppc64el's kernels: Debian's arch is ppc64el and the package's flavour
+ * powerpc64le, and the 64k flavour is never taken for the plain one, even
+ * at a higher version. The resolver downloads the plain .deb from the
+ * arch's own lists and keeps its vmlinux and config.
+ */
+TEST_F(scripts, ppc64el_kernel_is_the_powerpc64le_flavour)
+{
+	char path[PATH_MAX + 256], *release, *package;
+
+	ASSERT_EQ(0, sh(&self->t, &self->out, "runners/tests/fake_mirror.sh $TREE/mirror --ppc64el-debs"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, sh(&self->t, &self->out, "VM_DIR=$TREE/vm VM_MIRROR=file:$TREE/mirror "
+			"runners/vm/resolve-kernel.sh ppc64el 6.12 2>/dev/null"))
+		TH_LOG("%s", self->out);
+	ASSERT_TRUE(strstr(self->out, "linux-image-6.12.1+fake-powerpc64le_6.12.1-1") != NULL) TH_LOG("%s", self->out);
+	snprintf(path, sizeof(path), "%s/vm/cache/kernels/linux-image-6.12.1+fake-powerpc64le_6.12.1-1/release",
+		 self->t.root);
+	release = fk_read(path);
+	ASSERT_NE(NULL, release);
+	EXPECT_STREQ("6.12.1+fake-powerpc64le\n", release);
+	free(release);
+	snprintf(path, sizeof(path), "%s/vm/cache/kernels/linux-image-6.12.1+fake-powerpc64le_6.12.1-1/package",
+		 self->t.root);
+	package = fk_read(path);
+	ASSERT_NE(NULL, package);
+	EXPECT_STREQ("linux-image-6.12.1+fake-powerpc64le 6.12.1-1 trixie\n", package);
+	free(package);
+	snprintf(path, sizeof(path), "%s/vm/cache/kernels/linux-image-6.12.1+fake-powerpc64le_6.12.1-1/vmlinuz",
+		 self->t.root);
+	EXPECT_EQ(0, access(path, R_OK)) TH_LOG("no vmlinux kept as %s", path);
 }
 
 /* A default arch's stale index is not left out quietly: the update fails in words. */

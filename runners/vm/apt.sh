@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A private apt configuration for the VM matrix: Debian suites from bullseye
-# to sid, for amd64 and arm64 (and riscv64, s390x, i386, armhf once asked), with its own
+# to sid, for amd64 and arm64 (and riscv64, s390x, ppc64el, i386, armhf once asked), with its own
 # sources, lists, cache and an empty dpkg status. The system's apt sources
 # and dpkg architectures are never touched.
 #
@@ -9,7 +9,7 @@
 #   runners/vm/apt.sh kernels             the kernel index: "arch suite package version size"
 #   runners/vm/apt.sh download DIR SPEC…  apt-get download SPEC… into DIR (name:arch/suite, name:arch=ver)
 #   runners/vm/apt.sh add-arch ARCH       fetch that arch's lists too, from now on:
-#                                         riscv64, s390x (guests), i386, armhf (compat userlands)
+#                                         riscv64, s390x, ppc64el (guests), i386, armhf (compat userlands)
 #   runners/vm/apt.sh userland DIR PKG ARCH VERSION
 #                                         PKG:ARCH at VERSION (the host's) into DIR, or, where
 #                                         the archive has no such version for ARCH (riscv64 is
@@ -34,7 +34,7 @@ dir=$(cd "$dir" && pwd)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # The archs: the default guests' kernels and userlands (amd64, arm64); and,
 # once a target or build asked for them (`apt.sh add-arch`, kept in
-# $dir/compat-archs), the opt-in guests' (riscv64, s390x: kernels in every
+# $dir/compat-archs), the opt-in guests' (riscv64, s390x, ppc64el: kernels in every
 # suite) and the compat variants' userlands (i386, armhf: libcap, zlib at
 # the host's versions, which a release's own suite holds), the latter from
 # the releases' own suites only: their -security and -backports add
@@ -203,7 +203,7 @@ add-arch)
 	# An opt-in guest's or a compat userland's arch: its lists from now on
 	# (the next update fetches them: the lists count as missing until then).
 	a=${1:?usage: apt.sh add-arch ARCH}
-	case $a in riscv64 | s390x | i386 | armhf) ;; *) echo "vm: add-arch: riscv64, s390x, i386 or armhf, not $a" >&2; exit 2 ;; esac
+	case $a in riscv64 | s390x | ppc64el | i386 | armhf) ;; *) echo "vm: add-arch: riscv64, s390x, ppc64el, i386 or armhf, not $a" >&2; exit 2 ;; esac
 	lock
 	case ",$compat," in *",$a,"*) ;; *) echo "${compat:+$compat,}$a" >"$dir/compat-archs" ;; esac
 	;;

@@ -23,7 +23,7 @@
 #
 # qemu exits 0 after a panic as after a poweroff, so only the guest's done
 # marker says the run finished. A panic, a missing marker or the timeout
-# (VM_TIMEOUT seconds, default 300; s390x 900) fails the target and shows the
+# (VM_TIMEOUT seconds, default 300; s390x, ppc64el 900) fails the target and shows the
 # console's tail; qemu is killed on timeout and when this script is stopped.
 #
 # Output, in build/results/<release>-<uname -m>-<profile>[-<variant>]/:
@@ -36,11 +36,12 @@
 # did not run to the end.
 #
 # Environment:
-#   VM_TIMEOUT        seconds before the target is stopped (300; s390x 900)
+#   VM_TIMEOUT        seconds before the target is stopped (300; s390x, ppc64el 900)
 #   VM_GUEST_TIMEOUT  the runner's --timeout in the guest, guest seconds
 #                     (arm64: 2; x86_64: the runner's default)
 #   VM_MEM, VM_SMP    guest memory in MiB (1024: the initramfs, unpacked into RAM, is about 150 MB) and vCPUs (1)
-#   VM_ICOUNT         arm64 -icount value (shift=0)
+#   VM_ICOUNT         arm64 -icount value (shift=0); riscv64, ppc64el: only when set
+#   VM_PPC_CPU        ppc64el's -cpu (power9)
 #   VM_APPEND         more kernel parameters
 #   VM_ARGS           more runner options in the guest, e.g. "-t attr/*"
 #   VM_RECORD=1       record the target's baseline into VM_RECORD_DIR (expected)
@@ -55,8 +56,8 @@ target=${1:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 kdir=${2:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 initramfs=${3:?usage: boot.sh TARGET KERNEL_DIR INITRAMFS}
 vm=${VM_DIR:-build/vm}
-# s390x under TCG runs the suite about 3 times slower than the others.
-case $1 in s390x-*) timeout=${VM_TIMEOUT:-900} ;; *) timeout=${VM_TIMEOUT:-300} ;; esac
+# s390x and ppc64el under TCG run the suite about 3 times slower than the others.
+case $1 in s390x-* | ppc64el-*) timeout=${VM_TIMEOUT:-900} ;; *) timeout=${VM_TIMEOUT:-300} ;; esac
 mem=${VM_MEM:-1024}
 smp=${VM_SMP:-1}
 results_root=${VM_RESULTS:-build/results}
@@ -66,7 +67,7 @@ variant=
 case $target in
 arm64-vhe*) variant=vhe ;;
 x86_64-*-i386 | arm64-*-armhf) ;;	# a userland: its runner is that variant by itself
-x86_64-* | arm64-* | riscv64-* | s390x-*)
+x86_64-* | arm64-* | riscv64-* | s390x-* | ppc64el-*)
 	if [[ $target =~ ^[a-z0-9_]+-[0-9]+\.[0-9]+-([a-z0-9]+)$ ]]; then
 		variant=${BASH_REMATCH[1]}
 	fi
@@ -154,6 +155,15 @@ s390x)
 	# The serial device is the SCLP console (ttysclp0).
 	qemu=(qemu-system-s390x -M s390-ccw-virtio -cpu max -kernel "$kdir/vmlinuz"
 		-append "console=ttysclp0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
+	;;
+ppc64el)
+	# pseries with VOF (qemu's small Open Firmware, no SLOF); the serial
+	# device is the hypervisor's virtual terminal (hvc0). The cap-* that
+	# TCG cannot provide are off, so qemu warns of none.
+	qemu=(qemu-system-ppc64 -M "pseries,x-vof=on,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off"
+		-cpu "${VM_PPC_CPU:-power9}" -kernel "$kdir/vmlinuz"
+		-append "console=hvc0 panic=-1 cryptomgr.notests=1 $quiet ${VM_APPEND:-}")
+	[ -z "${VM_ICOUNT:-}" ] || qemu+=(-icount "$VM_ICOUNT")
 	;;
 esac
 command -v "${qemu[0]}" >/dev/null ||

@@ -14,8 +14,9 @@
 #   riscv64, s390x  with gcc-<arch>-linux-gnu and libc6-dev-<arch>-cross;
 #           riscv64's libcap and zlib are trixie's (bookworm has no
 #           riscv64), so isoc23.c supplies what they need of glibc 2.38.
+#   ppc64el with gcc-powerpc64le-linux-gnu and libc6-dev-ppc64el-cross.
 #
-#   runners/vm/build-static.sh x86_64|arm64|i386|armhf|riscv64|s390x
+#   runners/vm/build-static.sh x86_64|arm64|i386|armhf|riscv64|s390x|ppc64el
 #
 # The test binaries (and three unit tests) are required; the runner (build/perfconf) is built when
 # its sources compile. Prints the build directory.
@@ -27,7 +28,7 @@ set -eEuo pipefail
 # Every exit says why: a command that fails where nothing handles it is named.
 trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
-arch=${1:?usage: build-static.sh x86_64|arm64|i386|armhf|riscv64|s390x}
+arch=${1:?usage: build-static.sh x86_64|arm64|i386|armhf|riscv64|s390x|ppc64el}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -122,8 +123,12 @@ riscv64 | s390x)	# opt-in guests: their compilers on first use
 	"$here/../../scripts/apt-install.sh" -p vm "gcc-$arch-linux-gnu" "libc6-dev-$arch-cross" || exit 2
 	cross "$arch" "$arch-linux-gnu"
 	;;
+ppc64el)	# Debian's name; the compiler's is powerpc64le
+	"$here/../../scripts/apt-install.sh" -p vm gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross || exit 2
+	cross ppc64el powerpc64le-linux-gnu
+	;;
 *)
-	echo "vm: unknown arch $arch (x86_64, arm64, i386, armhf, riscv64 or s390x)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64, i386, armhf, riscv64, s390x or ppc64el)" >&2
 	exit 2
 	;;
 esac

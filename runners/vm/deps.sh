@@ -9,8 +9,9 @@
 #
 # The default guests' qemu (x86_64, arm64) always; an opt-in guest arch
 # (riscv64, s390x) adds its qemu, qemu-system-misc (its firmware, OpenSBI
-# and s390-ccw.img, is in qemu-system-data). Their cross compilers are
-# build-static.sh's, on first use.
+# and s390-ccw.img, is in qemu-system-data); ppc64el adds qemu-system-ppc
+# (qemu-system-ppc64; its firmware, SLOF and VOF, is in qemu-system-data).
+# Their cross compilers are build-static.sh's, on first use.
 #
 # The arm64 pieces that have no cross package (busybox, libcap, zlib) are not
 # installed: build-static.sh and initramfs.sh fetch their arm64 .debs at the
@@ -25,7 +26,8 @@ for a in "$@"; do
 	case $a in
 	x86_64 | arm64 | i386 | armhf) ;;
 	riscv64 | s390x) case $packages in *qemu-system-misc*) ;; *) packages="$packages qemu-system-misc" ;; esac ;;
-	*) echo "vm: deps.sh: unknown guest arch $a (x86_64, arm64, i386, armhf, riscv64, s390x)" >&2; exit 2 ;;
+	ppc64el) case $packages in *qemu-system-ppc*) ;; *) packages="$packages qemu-system-ppc" ;; esac ;;
+	*) echo "vm: deps.sh: unknown guest arch $a (x86_64, arm64, i386, armhf, riscv64, s390x, ppc64el)" >&2; exit 2 ;;
 	esac
 done
 

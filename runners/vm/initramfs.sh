@@ -13,14 +13,14 @@
 # /init gives a root shell on the console (MODE=shell in /pc/target) and
 # whose empty /opt/perfconf is where the lab puts the dist tarball.
 #
-#   runners/vm/initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x BUILD_DIR|-
+#   runners/vm/initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x|ppc64el BUILD_DIR|-
 # Prints the archive's path: build/vm/<arch>/initramfs.cpio (shell.cpio for -)
 set -eEuo pipefail
 # Every exit says why: a command that fails where nothing handles it is named.
 trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
-arch=${1:?usage: initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x BUILD_DIR|-}
-b=${2:?usage: initramfs.sh x86_64|arm64|i386|armhf BUILD_DIR|-}
+arch=${1:?usage: initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x|ppc64el BUILD_DIR|-}
+b=${2:?usage: initramfs.sh x86_64|arm64|i386|armhf|riscv64|s390x|ppc64el BUILD_DIR|-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
@@ -33,11 +33,12 @@ x86_64 | i386)	# i386: the 32-bit suite for an x86_64 kernel, with its busybox
 	strip=strip
 	busybox=/bin/busybox
 	;;
-arm64 | armhf | riscv64 | s390x)	# armhf: the 32-bit suite for an arm64 kernel, with its busybox
+arm64 | armhf | riscv64 | s390x | ppc64el)	# armhf: the 32-bit suite for an arm64 kernel, with its busybox
 	bbarch=$arch strip=$arch-linux-gnu-strip
 	case $arch in
 	arm64) strip=aarch64-linux-gnu-strip ;;
 	armhf) bbarch=arm64 strip=arm-linux-gnueabihf-strip ;;
+	ppc64el) strip=powerpc64le-linux-gnu-strip ;;
 	esac
 	# busybox-static for the guest, at the host's version (or the oldest
 	# release's that has the arch: apt.sh userland), unpacked once.
@@ -54,7 +55,7 @@ arm64 | armhf | riscv64 | s390x)	# armhf: the 32-bit suite for an arm64 kernel, 
 	[ -e "$busybox" ] || busybox=$bbdir/usr/bin/busybox	# trixie's merged /usr
 	;;
 *)
-	echo "vm: unknown arch $arch (x86_64, arm64, i386, armhf, riscv64 or s390x)" >&2
+	echo "vm: unknown arch $arch (x86_64, arm64, i386, armhf, riscv64, s390x or ppc64el)" >&2
 	exit 2
 	;;
 esac

@@ -12,8 +12,9 @@
 # and baseline of their own, never the plain kernel's); and the 32-bit
 # suite on a 64-bit kernel, x86_64-<M.m>-i386 and arm64-<M.m>-armhf (the
 # compat ABI: such a runner is variant i386 or armhf by itself); other
-# arches, riscv64-<M.m> (qemu's virt machine, its SBI PMU) and s390x-<M.m>
-# (big-endian; software events).
+# arches, riscv64-<M.m> (qemu's virt machine, its SBI PMU), s390x-<M.m>
+# (big-endian; software events) and ppc64el-<M.m> (qemu's pseries machine,
+# its POWER PMU).
 # Default: x86_64 and arm64 on 5.10, 6.1, 6.12 and 7.2, plus arm64-vhe.
 #
 # Steps: install what is missing (runners/vm/deps.sh); resolve and download
@@ -92,7 +93,7 @@ parse() {
 	arm64-vhe) echo "arm64 $vhe_line" ;;
 	arm64-vhe-[0-9]*.[0-9]*) echo "arm64 ${1#arm64-vhe-}" ;;
 	*)
-		[[ $1 =~ ^(riscv64|s390x)-([0-9]+\.[0-9]+)$ ]] && { echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"; return; }
+		[[ $1 =~ ^(riscv64|s390x|ppc64el)-([0-9]+\.[0-9]+)$ ]] && { echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"; return; }
 		[[ $1 =~ ^(x86_64|arm64)-([0-9]+\.[0-9]+)(-(rt|cloud|16k|i386|armhf))?$ ]] || return 1
 		[ "${BASH_REMATCH[4]}" != 16k ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
 		[ "${BASH_REMATCH[4]}" != armhf ] || [ "${BASH_REMATCH[1]}" = arm64 ] || return 1
@@ -102,7 +103,7 @@ parse() {
 	esac
 }
 for t in $targets; do
-	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386, arm64-M.m-armhf, riscv64-M.m, s390x-M.m)" >&2; exit 2; }
+	parse "$t" >/dev/null || { echo "matrix: unknown target \"$t\" (x86_64-M.m, arm64-M.m, arm64-vhe[-M.m], <arch>-M.m-rt|cloud, arm64-M.m-16k, x86_64-M.m-i386, arm64-M.m-armhf, riscv64-M.m, s390x-M.m, ppc64el-M.m)" >&2; exit 2; }
 done
 
 fail() { # WHY
@@ -171,7 +172,7 @@ for t in $targets; do
 	read -r arch line flavour < <(parse "$t")
 	want[$(userland "$arch" "$flavour")]=1
 done
-for arch in x86_64 arm64 i386 armhf riscv64 s390x; do
+for arch in x86_64 arm64 i386 armhf riscv64 s390x ppc64el; do
 	[ -n "${want[$arch]:-}" ] || continue
 	t0=$(date +%s.%N)
 	step "$vm/run/build.$arch" "$here/build-static.sh" "$arch" || fail "$arch: building the suite failed (exit $?)"

@@ -9,7 +9,7 @@
 #   package   "<package> <version> <suite>"
 #   config    its .config, when the package ships one
 #
-#   runners/vm/resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]
+#   runners/vm/resolve-kernel.sh x86_64|arm64|riscv64|s390x|ppc64el MAJOR.MINOR [FLAVOUR]
 #
 # The newest version wins, whatever the suite; for the same version a
 # linux-binary-* package (sid's split: vmlinuz without modules) is preferred
@@ -27,19 +27,24 @@ set -eEuo pipefail
 # Every exit says why: a command that fails where nothing handles it is named.
 trap 'echo "vm: ${0##*/}: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
-arch=${1:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]}
-line=${2:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x MAJOR.MINOR [FLAVOUR]}
+arch=${1:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x|ppc64el MAJOR.MINOR [FLAVOUR]}
+line=${2:?usage: resolve-kernel.sh x86_64|arm64|riscv64|s390x|ppc64el MAJOR.MINOR [FLAVOUR]}
 flavour=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=${VM_DIR:-build/vm}
 cache=${VM_CACHE:-$vm/cache}
 
+# darch: Debian's name of the arch (the lists' and the .debs'); flav: the
+# plain flavour, the kernel package's last word (linux-image-<abi>-<flav>).
 case $arch in
 x86_64 | amd64) arch=x86_64 flav=amd64 ;;
 arm64 | aarch64) arch=arm64 flav=arm64 ;;
 riscv64 | s390x) flav=$arch ;;	# opt-in guests: their lists once asked for
-*) echo "vm: unknown arch $arch (x86_64, arm64, riscv64 or s390x)" >&2; exit 2 ;;
+ppc64el | ppc64le) arch=ppc64el flav=powerpc64le ;;	# never -powerpc64le-64k
+*) echo "vm: unknown arch $arch (x86_64, arm64, riscv64, s390x or ppc64el)" >&2; exit 2 ;;
 esac
+darch=$flav
+[ "$arch" = ppc64el ] && darch=ppc64el
 case $line in
 [0-9]*.[0-9]*) ;;
 *) echo "vm: kernel line must be MAJOR.MINOR, got \"$line\"" >&2; exit 2 ;;
@@ -50,19 +55,19 @@ case $flavour in
 *) echo "vm: unknown flavour \"$flavour\" (rt, cloud, 16k)" >&2; exit 2 ;;
 esac
 
-case $arch in riscv64 | s390x) "$here/apt.sh" add-arch "$arch" ;; esac
+case $arch in riscv64 | s390x | ppc64el) "$here/apt.sh" add-arch "$darch" ;; esac
 "$here/apt.sh" update
 
 # Candidates, best first: "suite package version size".
 re_line=${line//./[.]}	# awk -v would take "\." as an escape, and "." alone matches anything
 candidates() {
-	"$here/apt.sh" kernels | awk -v flav="$flav" -v fl="$flavour" -v re="^linux-(image|binary)-$re_line[.]" -v vre="^$re_line[.-]" '
+	"$here/apt.sh" kernels | awk -v darch="$darch" -v flav="$flav" -v fl="$flavour" -v re="^linux-(image|binary)-$re_line[.]" -v vre="^$re_line[.-]" '
 		function named(n) {
 			if (fl == "")
 				return (n ~ "-" flav "(-unsigned)?$") && n !~ /-(rt|cloud)-/ && n !~ /-16k/
 			return n ~ "-" fl "-" flav "(-unsigned)?$" || n ~ "-" flav "-" fl "(-unsigned)?$"
 		}
-		$1 == flav && $3 ~ re && $4 ~ vre && $5 > 1000000 && named($3) && $3 !~ /-dbg/ {
+		$1 == darch && $3 ~ re && $4 ~ vre && $5 > 1000000 && named($3) && $3 !~ /-dbg/ {
 			kind = $3 ~ /^linux-binary-/ ? 0 : 1
 			print $4, kind, $5, $2, $3
 		}' | sort -k1,1Vr -k2,2n -k3,3n | awk '{ print $4, $5, $1, $3 }'
@@ -90,11 +95,11 @@ while read -r suite pkg ver size; do
 	case $pkg in linux-binary-*) debs+=("linux-base-${pkg#linux-binary-}") ;; esac
 	dl=cached
 	for p in "${debs[@]}"; do
-		deb="$cache/debs/${p}_${ver//:/%3a}_$flav.deb"
+		deb="$cache/debs/${p}_${ver//:/%3a}_$darch.deb"
 		[ -s "$deb" ] && continue
 		t0=$(date +%s.%N)
 		echo "vm: downloading $p $ver ($suite)" >&2
-		if ! "$here/apt.sh" download "$cache/debs" "$p:$flav/$suite" </dev/null >"$cache/debs/download.log" 2>&1; then
+		if ! "$here/apt.sh" download "$cache/debs" "$p:$darch/$suite" </dev/null >"$cache/debs/download.log" 2>&1; then
 			grep -E '^E:' "$cache/debs/download.log" | head -n 2 >&2 || true
 			rm -f "$cache/debs/"*.deb.partial
 			[ "$p" = "$pkg" ] || { echo "vm: going on without $p" >&2; continue; }
@@ -113,7 +118,7 @@ while read -r suite pkg ver size; do
 	rm -rf "$tmp" && mkdir -p "$tmp/x"
 	trap 'rm -rf "$tmp"' EXIT
 	for p in "${debs[@]}"; do
-		deb="$cache/debs/${p}_${ver//:/%3a}_$flav.deb"
+		deb="$cache/debs/${p}_${ver//:/%3a}_$darch.deb"
 		[ -s "$deb" ] || continue
 		dpkg-deb --fsys-tarfile "$deb" |
 			tar -x -C "$tmp/x" --wildcards --no-wildcards-match-slash \
@@ -149,7 +154,7 @@ while read -r suite pkg ver size; do
 	rm -rf "$kdir"
 	mv "$tmp" "$kdir"
 	trap - EXIT
-	for p in "${debs[@]}"; do rm -f "$cache/debs/${p}_${ver//:/%3a}_$flav.deb"; done
+	for p in "${debs[@]}"; do rm -f "$cache/debs/${p}_${ver//:/%3a}_$darch.deb"; done
 	rm -f "$cache/debs/download.log"
 	echo "$kdir"
 	exit 0

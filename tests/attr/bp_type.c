@@ -87,8 +87,9 @@ BP_VARIANT(x_len8, HW_BREAKPOINT_X, 8);
 FIXTURE_SETUP(bp)
 {
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	if (!pc_pmu_exists("breakpoint"))
-		SKIP(return, "no breakpoint PMU on this machine");
+	REQUIRE_PMU("breakpoint");
+	if (variant->type == HW_BREAKPOINT_X)
+		REQUIRE_BREAKPOINTS(HW_BREAKPOINT_X);
 }
 
 FIXTURE_TEARDOWN(bp)
@@ -193,8 +194,7 @@ TEST(invalid_types_are_einval)
 		HW_BREAKPOINT_W | HW_BREAKPOINT_X, 8, 16, 0x80000000u,
 	};
 
-	if (!pc_pmu_exists("breakpoint"))
-		SKIP(return, "no breakpoint PMU on this machine");
+	REQUIRE_PMU("breakpoint");
 	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
 		int fd = open_bp(types[i], (uintptr_t)&cells[8], types[i] & HW_BREAKPOINT_X ? sizeof(long) : 1);
 
@@ -215,8 +215,8 @@ TEST(slots_run_out_with_enospc)
 {
 	int fds[32], n = 0, err = 0;
 
-	if (!pc_pmu_exists("breakpoint"))
-		SKIP(return, "no breakpoint PMU on this machine");
+	REQUIRE_PMU("breakpoint");
+	pc_depends("arch");	/* the number of slots is the arch's */
 	while (n < 32) {
 		fds[n] = open_bp(HW_BREAKPOINT_W, (uintptr_t)&cells[n % 4 * 8], 1);
 		if (fds[n] < 0) {

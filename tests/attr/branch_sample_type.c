@@ -12,6 +12,7 @@
  * Which bits this kernel knows is pinned.
  */
 #include "perfconf.h"
+#include "event/hw.h"
 #include "work/attr_probe.h"
 #include "ring/sample_site.h"
 
@@ -125,7 +126,10 @@ TEST(user_branches_recorded)
 {
 	struct perfconf_attr attr = pc_attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	struct pc_capture cap;
+	const char *unsafe = pc_hw_branch_stack_unsafe();
 
+	if (unsafe)
+		BLOCKED("%s", unsafe);
 	attr.sample_period = 100000;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_USER;

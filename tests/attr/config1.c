@@ -23,8 +23,7 @@ TEST(breakpoint_reads_it_as_the_address)
 	uint64_t count;
 
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	if (!pc_pmu_exists("breakpoint"))
-		SKIP(return, "no breakpoint PMU on this machine");
+	REQUIRE_PMU("breakpoint");
 	attr.bp_type = HW_BREAKPOINT_W;
 	attr.config1 = (uintptr_t)&watched;
 	attr.config2 = sizeof(watched);

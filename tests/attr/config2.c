@@ -45,8 +45,7 @@ static uint64_t writes_counted(int fd)
 TEST(breakpoint_reads_it_as_the_length)
 {
 	pc_instrument_note(PC_INSTR_BREAKPOINTS);
-	if (!pc_pmu_exists("breakpoint"))
-		SKIP(return, "no breakpoint PMU on this machine");
+	REQUIRE_PMU("breakpoint");
 	int fd = open_watchpoint(0, PC_ATTR_SIZE_NEWEST);
 	EXPECT_GT(0, fd);
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());
@@ -69,8 +68,7 @@ TEST(breakpoint_reads_it_as_the_length)
  */
 TEST(size_ver0_ends_before_config2)
 {
-	if (!pc_pmu_exists("breakpoint"))
-		SKIP(return, "no breakpoint PMU on this machine");
+	REQUIRE_PMU("breakpoint");
 	int fd = open_watchpoint(sizeof(watched), PC_ATTR_SIZE_VER0);
 	EXPECT_GT(0, fd) TH_LOG("config2 read past attr.size");
 	EXPECT_ERRNO(EINVAL, pc_last_open_errno());

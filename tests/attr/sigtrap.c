@@ -240,6 +240,7 @@ TEST(needs_a_task)
 TEST(inherit_companions)
 {
 	REQUIRE_PMU("breakpoint");	/* the companions are execute breakpoints */
+	REQUIRE_BREAKPOINTS(HW_BREAKPOINT_X);
 	struct perfconf_attr attr = trap_on_calls(1);
 
 	attr.inherit = 1;

@@ -230,6 +230,11 @@ static int breakpoint_length_zero(int bad)
 		not_here = "no breakpoint PMU on this machine";
 		return NOT_HERE;
 	}
+	if (pc_breakpoint_refused(HW_BREAKPOINT_W)) {
+		pc_depends("instrument.breakpoints");
+		not_here = pc_breakpoint_refused(HW_BREAKPOINT_W);
+		return NOT_HERE;
+	}
 	return try_attr(a);
 }
 

@@ -83,7 +83,9 @@ FIXTURE_SETUP(global)
 	struct perfconf_attr attr = bp(variant->exec, 0);
 	int err;
 
+	pc_depends("arch");	/* how many slots of each kind, and whether they are shared, is the arch's */
 	self->n = 0;
+	REQUIRE_BREAKPOINTS(variant->exec ? HW_BREAKPOINT_X : HW_BREAKPOINT_W);
 	err = pc_open_errno(&attr, 0, -1, -1, 0);
 	if (err == ENOENT || err == EOPNOTSUPP)
 		SKIP(return, "no %s breakpoints on this machine (%s)", variant->exec ? "execute" : "data",

@@ -29,6 +29,7 @@ TEST(perf_event_open_is_implemented)
 TEST(stack_user_dump_supported_here)
 {
 #if !defined(__x86_64__) && !defined(__aarch64__) && !defined(__i386__) && !defined(__arm__)
+	pc_depends("arch");
 	SKIP(return, "not known whether this architecture dumps user stacks");
 #endif
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1ULL << 40,

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "work/faults.h"
+#include "work/sigtrap.h"
 #include "work/measure.h"
 
 #define AFTER 5		/* faults beyond the limit, which must go uncounted */
@@ -97,6 +98,7 @@ TEST_F(refresh, overflows_count_down_then_disable)
 {
 	int limit = variant->first + variant->second;
 
+	REQUIRE_IRQ_WORK_PROMPT();
 	ASSERT_ERRNO(0, refresh_errno(self->cap.fd, variant->first));
 	if (variant->second) {
 		ASSERT_ERRNO(0, refresh_errno(self->cap.fd, variant->second));
@@ -123,6 +125,7 @@ TEST_F(refresh, last_overflow_is_poll_hup)
 	siginfo_t si;
 	int codes[32], n = 0;
 
+	REQUIRE_IRQ_WORK_PROMPT();
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
@@ -153,6 +156,7 @@ TEST_F(refresh, last_overflow_is_poll_hup)
  */
 TEST_F(refresh, refresh_after_disable_counts_again)
 {
+	REQUIRE_IRQ_WORK_PROMPT();
 	ASSERT_ERRNO(0, refresh_errno(self->cap.fd, variant->first));
 	ASSERT_EQ(variant->first + AFTER, pc_faults_next(&self->f, variant->first + AFTER));
 	ASSERT_EQ(variant->first, pc_count_of(self->cap.fd));

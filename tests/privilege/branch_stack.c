@@ -24,11 +24,15 @@
  * control record branches.
  *
  * The event is user-only CPU cycles (exclude_kernel, exclude_hv) where
- * there is a core PMU to count them, a software one elsewhere.
+ * there is a core PMU to count them, a software one elsewhere, and where
+ * a hardware branch stack must not run here (pc_hw_branch_stack_unsafe():
+ * qemu's TCG POWER oopses on it): the privilege checks come before the
+ * PMU's, so they are judged alike.
  */
 /* As root: whether the branch sampler can be a hardware one. */
 #define CELL_PREPARE(_metadata) \
-	(have_cycles = pc_hw_pmu() && !pc_hw_open_errno(PERF_COUNT_HW_CPU_CYCLES))
+	(have_cycles = pc_hw_pmu() && !pc_hw_open_errno(PERF_COUNT_HW_CPU_CYCLES) && \
+		       !pc_hw_branch_stack_unsafe())
 
 #include "cells.h"
 #include "event/hw.h"

@@ -148,9 +148,13 @@ TEST_F(global, poll_wakes_at_the_boundary)
 	EXPECT_STREQ(variant->poll, self->p.poll);
 }
 
-/* A signal comes for every sample, one each, wake-up or not. */
+/*
+ * A signal comes for every sample, one each, wake-up or not (sent from
+ * irq_work: REQUIRE_IRQ_WORK_PROMPT).
+ */
 TEST_F(global, a_signal_per_sample)
 {
+	REQUIRE_IRQ_WORK_PROMPT();
 	EXPECT_STREQ("1111111111", self->p.sig);
 }
 
