@@ -9,6 +9,7 @@
 
 #include "event/event.h"
 #include "host/observe.h"
+#include "work/clock.h"
 #include "work/faults.h"
 
 /* One store, nothing else: the faulting instruction is a few bytes in. */
@@ -79,12 +80,8 @@ uint64_t pc_faults_addr(const struct pc_faults *f, size_t k)
 	return (uint64_t)(uintptr_t)(f->base + k * f->page_size);
 }
 
-int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
-{
-	return pc_faults_enabled_all(f, &fd, 1, n);
-}
-
-int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n)
+/* pc_faults_enabled_all(); with clk, perf time moves after the enabling and after the faults. */
+static int faults_enabled(struct pc_faults *f, const int *fds, int nfds, size_t n, struct pc_perf_clock *clk)
 {
 	int err = 0, i;
 
@@ -101,13 +98,39 @@ int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t 
 		pc_disable(fds[i]);
 	for (i = 0; i < nfds && !err; i++)
 		err = pc_enable(fds[i]);
+	if (!err && clk)
+		err = pc_perf_clock_wait(clk);
 	if (!err)
 		pc_faults_next(f, n);
+	if (!err && clk)
+		err = pc_perf_clock_wait(clk);
 	while (i-- > 0) {
 		int e = pc_disable(fds[i]);
 
 		err = err ?: e;
 	}
+	return err;
+}
+
+int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
+{
+	return faults_enabled(f, &fd, 1, n, NULL);
+}
+
+int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n)
+{
+	return faults_enabled(f, fds, nfds, n, NULL);
+}
+
+int pc_faults_enabled_timed(struct pc_faults *f, int fd, size_t n)
+{
+	struct pc_perf_clock clk;
+	int err = pc_perf_clock_open(&clk);
+
+	if (err)
+		return err;
+	err = faults_enabled(f, &fd, 1, n, &clk);
+	pc_perf_clock_close(&clk);
 	return err;
 }
 

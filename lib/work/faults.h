@@ -50,6 +50,13 @@ void pc_faults_unmap(struct pc_faults *f);
 int pc_faults_enabled(struct pc_faults *f, int fd, size_t n);
 /* The same with nfds events enabled in order and disabled in reverse. */
 int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n);
+/*
+ * pc_faults_enabled(), where perf time must pass in the window (the
+ * events' time_enabled, PERF_SAMPLE_READ's times): it moves (work/clock.h)
+ * after the enabling, before the first fault, and again after the last.
+ * 0, or -errno (-ETIME: perf's clock stood still).
+ */
+int pc_faults_enabled_timed(struct pc_faults *f, int fd, size_t n);
 
 /*
  * The noinline function whose store takes each fault: the sampled IP of a
