@@ -31,6 +31,11 @@ int pc_perf_clock_open(struct pc_perf_clock *c)
 	c->fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (c->fd < 0)
 		return c->fd;
+	/*
+	 * Everything a wait touches, touched now: its first read of the vDSO's
+	 * data page would be a page fault that the window's events count.
+	 */
+	mono_ns();
 	return witness_read(c);
 }
 
