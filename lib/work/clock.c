@@ -91,3 +91,17 @@ int pc_perf_clock_step(uint64_t *ns)
 		*ns = least;
 	return err;
 }
+
+int pc_perf_clock_error(uint64_t *ns)
+{
+	struct timespec res;
+	uint64_t step, tick = 0;
+	int err = pc_perf_clock_step(&step);
+
+	if (err)
+		return err;
+	if (step >= PC_PERF_CLOCK_COARSE_NS && !clock_getres(CLOCK_MONOTONIC_COARSE, &res))
+		tick = (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec;
+	*ns = step > tick ? step : tick;
+	return 0;
+}

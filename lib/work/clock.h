@@ -54,6 +54,18 @@ void pc_perf_clock_close(struct pc_perf_clock *c);
  * one step at each end. 0 with *ns set, or -errno (-ETIME as above).
  */
 int pc_perf_clock_step(uint64_t *ns);
+/*
+ * How far one reading of perf time may be from the time it was taken,
+ * measured on CLOCK_MONOTONIC's scale, in ns: a rate window of perf time
+ * allows this much at each end. On a fine clock, its step. On a coarse one
+ * local_clock() lies between the last tick's stamp of the time of day and
+ * one tick past it (sched_clock_local()), so a reading is off by up to a
+ * tick: the larger of the step and the tick (the resolution of
+ * CLOCK_MONOTONIC_COARSE, TICK_NSEC), which the least step seen may be
+ * short of. A window that must show a rate within 10% lasts 20 of these
+ * at least. 0 with *ns set, or -errno (-ETIME as above).
+ */
+int pc_perf_clock_error(uint64_t *ns);
 /* A step at least this long makes the clock coarse (runners/facts.c, fact perf_clock). */
 #define PC_PERF_CLOCK_COARSE_NS 100000ULL
 
