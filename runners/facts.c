@@ -32,6 +32,7 @@
 #include "host/paranoid.h"
 #include "host/privilege.h"
 #include "host/sysctl.h"
+#include "work/clock.h"
 #include "work/instrument.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
@@ -290,6 +291,16 @@ static int cap_user_time_child(void *unused __attribute__((unused)))
 	return p->cap_user_time ? 1 : 0;
 }
 
+/* Perf's clock: 1 coarse (it steps by the tick), 0 fine (work/clock.h). */
+static int perf_clock_child(void *unused __attribute__((unused)))
+{
+	uint64_t step;
+
+	if (pc_perf_clock_step(&step))
+		return 2;
+	return step >= PC_PERF_CLOCK_COARSE_NS ? 1 : 0;
+}
+
 static int instruments_child(void *unused __attribute__((unused)))
 {
 	return (int)pc_instrument(PC_INSTR_UPROBES)->state * 64 +
@@ -448,6 +459,8 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 
 	r = in_child(cap_user_time_child, NULL);
 	strv_addf(out, "cap_user_time=%s", r == 0 ? "0" : r == 1 ? "1" : FACT_UNKNOWN);
+	r = in_child(perf_clock_child, NULL);
+	strv_addf(out, "perf_clock=%s", r == 0 ? "fine" : r == 1 ? "coarse" : FACT_UNKNOWN);
 	/* THP: whether a MADV_HUGEPAGE region may get a huge page (always or madvise) */
 	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", "never", buf, sizeof(buf));
 	strv_addf(out, "thp=%s", !strcmp(buf, FACT_UNKNOWN) ? buf : !strcmp(buf, "never") ? "no" : "yes");

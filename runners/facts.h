@@ -18,6 +18,9 @@
  *
  * Derived names: "pmu.<name>" is yes or no by the "pmus" list, for any PMU.
  * "kernel_el" (arm64's: 2 with VHE, 1 without) is there on aarch64 only.
+ * "perf_clock" is coarse where perf's clock steps by the tick (no usable
+ * TSC: sched_clock() falls back to jiffies), fine elsewhere (lib
+ * work/clock.h measures the step).
  */
 #ifndef PERFCONF_RUNNER_FACTS_H
 #define PERFCONF_RUNNER_FACTS_H

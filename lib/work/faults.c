@@ -2,6 +2,7 @@
 /* Page faults at known addresses. */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -9,6 +10,7 @@
 
 #include "event/event.h"
 #include "host/observe.h"
+#include "work/clock.h"
 #include "work/faults.h"
 
 /* One store, nothing else: the faulting instruction is a few bytes in. */
@@ -54,6 +56,22 @@ size_t pc_faults_next(struct pc_faults *f, size_t n)
 	return done;
 }
 
+long pc_faults_next_paced(struct pc_faults *f, size_t n, struct pc_perf_clock *clk)
+{
+	size_t done = 0;
+
+	for (; done < n && f->next < f->pages; done++) {
+		if (done) {
+			int err = pc_perf_clock_wait(clk);
+
+			if (err)
+				return err;
+		}
+		pc_faults_next(f, 1);
+	}
+	return (long)done;
+}
+
 /* The arch reports the faulting page, not the byte (see faults.h). */
 #if defined(__s390x__) || defined(__s390__)
 #define FAULT_ADDR_IS_THE_PAGE 1
@@ -79,12 +97,12 @@ uint64_t pc_faults_addr(const struct pc_faults *f, size_t k)
 	return (uint64_t)(uintptr_t)(f->base + k * f->page_size);
 }
 
-int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
-{
-	return pc_faults_enabled_all(f, &fd, 1, n);
-}
-
-int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n)
+/*
+ * pc_faults_enabled_all(); with clk, perf time moves after the enabling and
+ * after the faults (timed), or between one fault and the next (paced).
+ */
+static int faults_enabled(struct pc_faults *f, const int *fds, int nfds, size_t n, struct pc_perf_clock *clk,
+			  bool paced)
 {
 	int err = 0, i;
 
@@ -96,19 +114,62 @@ int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t 
 	 * event that is not enabled: nothing changes).
 	 */
 	pc_faults_next(f, 1);
+	if (clk)
+		err = pc_perf_clock_wait(clk);
 	pc_enable(-1);
 	for (i = 0; i < nfds; i++)
 		pc_disable(fds[i]);
 	for (i = 0; i < nfds && !err; i++)
 		err = pc_enable(fds[i]);
-	if (!err)
+	if (!err && clk && !paced)
+		err = pc_perf_clock_wait(clk);
+	if (!err && paced) {
+		long done = pc_faults_next_paced(f, n, clk);
+
+		err = done < 0 ? (int)done : 0;
+	} else if (!err) {
 		pc_faults_next(f, n);
+	}
+	if (!err && clk && !paced)
+		err = pc_perf_clock_wait(clk);
 	while (i-- > 0) {
 		int e = pc_disable(fds[i]);
 
 		err = err ?: e;
 	}
 	return err;
+}
+
+int pc_faults_enabled(struct pc_faults *f, int fd, size_t n)
+{
+	return faults_enabled(f, &fd, 1, n, NULL, false);
+}
+
+int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n)
+{
+	return faults_enabled(f, fds, nfds, n, NULL, false);
+}
+
+static int faults_enabled_clocked(struct pc_faults *f, int fd, size_t n, bool paced)
+{
+	struct pc_perf_clock clk;
+	int err = pc_perf_clock_open(&clk);
+
+	if (err)
+		return err;
+	err = faults_enabled(f, &fd, 1, n, &clk, paced);
+	pc_perf_clock_close(&clk);
+	return err;
+}
+
+int pc_faults_enabled_timed(struct pc_faults *f, int fd, size_t n)
+{
+	return faults_enabled_clocked(f, fd, n, false);
+}
+
+int pc_faults_enabled_paced(struct pc_faults *f, int fd, size_t n)
+{
+	return faults_enabled_clocked(f, fd, n, true);
 }
 
 void pc_faults_unmap(struct pc_faults *f)

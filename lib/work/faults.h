@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pc_perf_clock;
+
 struct pc_faults {
 	unsigned char *base;	/* first page */
 	size_t pages;		/* how many were mapped */
@@ -38,6 +40,14 @@ int pc_faults_map(struct pc_faults *f, size_t pages);
  * were faulted (fewer if the mapping ran out).
  */
 size_t pc_faults_next(struct pc_faults *f, size_t n);
+/*
+ * pc_faults_next(), with perf time moving (pc_perf_clock_wait() on clk, an
+ * open work/clock.h witness) between one fault and the next, so that their
+ * samples' PERF_SAMPLE_TIMEs must differ on a coarse clock too. The wait
+ * takes no fault. How many pages were faulted, or -errno of a wait
+ * (-ETIME: perf's clock stood still).
+ */
+long pc_faults_next_paced(struct pc_faults *f, size_t n, struct pc_perf_clock *clk);
 /* The address of the k-th page (the faulting address of its fault). */
 uint64_t pc_faults_addr(const struct pc_faults *f, size_t k);
 void pc_faults_unmap(struct pc_faults *f);
@@ -50,6 +60,19 @@ void pc_faults_unmap(struct pc_faults *f);
 int pc_faults_enabled(struct pc_faults *f, int fd, size_t n);
 /* The same with nfds events enabled in order and disabled in reverse. */
 int pc_faults_enabled_all(struct pc_faults *f, const int *fds, int nfds, size_t n);
+/*
+ * pc_faults_enabled(), where perf time must pass in the window (the
+ * events' time_enabled, PERF_SAMPLE_READ's times): it moves (work/clock.h)
+ * after the enabling, before the first fault, and again after the last.
+ * 0, or -errno (-ETIME: perf's clock stood still).
+ */
+int pc_faults_enabled_timed(struct pc_faults *f, int fd, size_t n);
+/*
+ * pc_faults_enabled(), the faults paced as pc_faults_next_paced() paces
+ * them (the wait warmed up too, unmeasured). 0, or -errno (-ETIME: perf's
+ * clock stood still).
+ */
+int pc_faults_enabled_paced(struct pc_faults *f, int fd, size_t n);
 
 /*
  * The noinline function whose store takes each fault: the sampled IP of a

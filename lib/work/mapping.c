@@ -47,6 +47,7 @@ void pc_unmap_guarded(void *addr, size_t len)
 int pc_map_temp_file(struct pc_file_map *m, size_t file_len, size_t len, int prot, int flags,
 		     off_t offset)
 {
+	static unsigned int made;	/* temp files this process made */
 	const char *dir = getenv("TMPDIR");
 	char tmpl[PATH_MAX];
 	int fd, err = 0;
@@ -54,7 +55,15 @@ int pc_map_temp_file(struct pc_file_map *m, size_t file_len, size_t len, int pro
 	m->addr = MAP_FAILED;
 	m->len = len;
 	m->path[0] = '\0';
-	snprintf(tmpl, sizeof(tmpl), "%s/perfconf-map-XXXXXX", dir && *dir ? dir : "/tmp");
+	/*
+	 * A name no other call gives, by construction: the file is unlinked
+	 * on return, and glibc draws mkstemp's first try from the clock, not
+	 * from getrandom (tempname.c), so on a kernel whose clocks are coarse
+	 * the next call may take the same name, and two mappings of a case
+	 * carry one path in their MMAP records.
+	 */
+	snprintf(tmpl, sizeof(tmpl), "%s/perfconf-map-%d-%u-XXXXXX", dir && *dir ? dir : "/tmp",
+		 (int)getpid(), made++);
 	fd = mkostemp(tmpl, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "event/event.h"
+#include "work/clock.h"
 #include "work/measure.h"
 
 int pc_count_fd_work(int fd, pc_work_fn work, void *arg, uint64_t *count)
@@ -52,11 +53,20 @@ uint64_t pc_count_of(int fd)
 
 int pc_count_faults_with_task_events(unsigned long n)
 {
+	struct pc_perf_clock clk;
+	int err;
+
 	pc_work_page_faults(1);
+	err = pc_perf_clock_open(&clk);
+	if (err)
+		return err;
 	if (prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0))
-		return -errno;
-	pc_work_page_faults(n);
+		err = -errno;
+	if (!err)
+		pc_work_page_faults(n);
+	err = err ?: pc_perf_clock_wait(&clk);
 	if (prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0))
-		return -errno;
-	return 0;
+		err = err ?: -errno;
+	pc_perf_clock_close(&clk);
+	return err;
 }

@@ -47,7 +47,10 @@ uint64_t pc_count_of(int fd);
  * n page faults with every event the task opened enabled at once, by
  * prctl(PR_TASK_PERF_EVENTS_ENABLE and _DISABLE), no user-space work in
  * between. One fault before, unmeasured, pages in the code the faults run
- * through. 0, or -errno of a prctl.
+ * through. The window lasts until perf's clock has moved (work/clock.h: a
+ * dummy event of the task, enabled and disabled with the others), so that
+ * the events' time_enabled is not 0 on a coarse clock. 0, or -errno of a
+ * prctl or of the clock (-ETIME: it stood still).
  */
 int pc_count_faults_with_task_events(unsigned long n);
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "work/clock.h"
 #include "work/faults.h"
 #include "work/workload.h"
 
@@ -190,6 +191,20 @@ pid_t pc_work_exec(const char *work)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? child : -ECHILD;
 }
 
+/* N page faults, then perf time moves (work/clock.h). */
+static int timed_faults(unsigned long n)
+{
+	struct pc_perf_clock clk;
+	int err = pc_perf_clock_open(&clk);
+
+	if (err)
+		return err;
+	err = pc_work_page_faults(n);
+	err = err ?: pc_perf_clock_wait(&clk);
+	pc_perf_clock_close(&clk);
+	return err;
+}
+
 int pc_work_do(const char *work)
 {
 	char verb[16], arg[64] = "";
@@ -202,6 +217,8 @@ int pc_work_do(const char *work)
 		pc_work_loop(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "faults"))
 		return pc_work_page_faults(strtoul(arg, NULL, 0));
+	else if (!strcmp(verb, "timed_faults"))
+		return timed_faults(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "comm"))
 		return pc_work_set_comm(arg);
 	else if (strcmp(verb, "exit"))

@@ -59,7 +59,10 @@ pid_t pc_work_fork_exit(int code);
 /*
  * Named work, so a child, a thread or an exec'd helper can be told what to
  * do: "exit", "calls N" (N calls of pc_work_target), "loop N",
- * "faults N" (N page faults), "comm NAME". Returns 0, or -EINVAL for
+ * "faults N" (N page faults), "timed_faults N" (N page faults, then a
+ * wait until perf time has moved, work/clock.h: an event enabled around
+ * them, by an exec say, sees time pass on a coarse clock too; the wait's
+ * witness is opened first, a few faults more), "comm NAME". Returns 0, or -EINVAL for
  * unknown work, or the workload's -errno.
  */
 int pc_work_do(const char *work);

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 
+#include "work/clock.h"
 #include "work/measure.h"
 #include "perfconf.h"
 
@@ -132,16 +133,23 @@ TEST(enabled_at_open_counts_at_once)
 	close(fd);
 }
 
-/* Time does not run for a disabled event: time_enabled is 0 until ENABLE, then frozen by DISABLE. */
+/*
+ * Time does not run for a disabled event: time_enabled is 0 until ENABLE,
+ * then frozen by DISABLE. Each window lasts until perf's clock has moved
+ * (work/clock.h), so time counted, or not, shows on a coarse clock too.
+ */
 TEST(time_enabled_only_while_enabled)
 {
 	const uint64_t rf = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	struct pc_read_values v;
+	struct pc_perf_clock clk;
 	uint64_t buf[3];
 	int fd = open_faults(1, -1, rf);
 
 	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
 	pc_work_loop(100000);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
 	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
 	EXPECT_EQ(0, v.time_enabled);
@@ -149,6 +157,7 @@ TEST(time_enabled_only_while_enabled)
 
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_loop(100000);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	ASSERT_EQ(0, pc_disable(fd));
 	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
 	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
@@ -156,9 +165,11 @@ TEST(time_enabled_only_while_enabled)
 	EXPECT_LT(0, enabled);
 
 	pc_work_loop(100000);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
 	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
 	EXPECT_EQ(enabled, v.time_enabled) TH_LOG("time_enabled moved while disabled");
+	pc_perf_clock_close(&clk);
 	close(fd);
 }
 

@@ -16,6 +16,7 @@
 
 #include "perfconf.h"
 #include "work/measure.h"
+#include "work/clock.h"
 
 #define FAULTS 64
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -45,10 +46,14 @@ TEST(leader_counts)
 
 	pc_work_page_faults(1);
 	int fd = open_faults(1, -1);
+	struct pc_perf_clock clk;
 	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_page_faults(FAULTS);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));	/* time must pass (work/clock.h) */
 	ASSERT_EQ(0, pc_disable(fd));
+	pc_perf_clock_close(&clk);
 	ASSERT_EQ(0, read_times(fd, &v));
 	EXPECT_EQ(FAULTS, v.values[0].value);
 	EXPECT_LT(0, v.time_running);

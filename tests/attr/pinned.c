@@ -17,6 +17,7 @@
  */
 #include "perfconf.h"
 #include "work/measure.h"
+#include "work/clock.h"
 
 #define FAULTS 64
 
@@ -38,10 +39,14 @@ TEST(leader_counts_and_always_runs)
 
 	pc_work_page_faults(1);
 	int fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 1, -1, rf);
+	struct pc_perf_clock clk;
 	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_page_faults(FAULTS);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));	/* time must pass (work/clock.h) */
 	ASSERT_EQ(0, pc_disable(fd));
+	pc_perf_clock_close(&clk);
 	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
 	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
 	EXPECT_EQ(FAULTS, v.values[0].value);

@@ -20,6 +20,7 @@
 
 #include "perfconf.h"
 #include "work/mapping.h"
+#include "work/clock.h"
 
 #define N 64
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -67,11 +68,15 @@ TEST(every_single_event_layout)
 
 		if (rf & ~bits)
 			continue;
+		struct pc_perf_clock clk;
 		int fd = open_faults(PERF_COUNT_SW_PAGE_FAULTS, rf, -1);
 		ASSERT_OPEN(fd);
+		ASSERT_EQ(0, pc_perf_clock_open(&clk));
 		ASSERT_EQ(0, pc_enable(fd));
 		pc_work_page_faults(N);
+		ASSERT_EQ(0, pc_perf_clock_wait(&clk));	/* time must pass (work/clock.h) */
 		ASSERT_EQ(0, pc_disable(fd));
+		pc_perf_clock_close(&clk);
 		read_values(_metadata, fd, rf, 1, &v);
 		EXPECT_EQ(N, v.values[0].value) TH_LOG("read_format %#llx", (unsigned long long)rf);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) {
@@ -134,9 +139,13 @@ TEST(group_layout)
 	ASSERT_OPEN(fds[1]);
 	fds[2] = open_faults(PERF_COUNT_SW_PAGE_FAULTS_MAJ, 0, fds[0]);
 	ASSERT_OPEN(fds[2]);
+	struct pc_perf_clock clk;
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
 	ASSERT_EQ(0, pc_enable(fds[0]));
 	pc_work_page_faults(N);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));	/* time must pass (work/clock.h) */
 	ASSERT_EQ(0, pc_disable(fds[0]));
+	pc_perf_clock_close(&clk);
 
 	read_values(_metadata, fds[0], rf, 3, &v);
 	ASSERT_EQ(3, v.nr);

@@ -25,6 +25,7 @@
 #include "work/mapping.h"
 #include "host/cgroup.h"
 #include "work/affinity.h"
+#include "work/clock.h"
 #include "work/faults.h"
 #include "sampling_child.h"
 
@@ -85,6 +86,7 @@ struct fault_run {
 	uint64_t id;		/* PERF_EVENT_IOC_ID */
 	int cpu;		/* the test is pinned there */
 	uint64_t elapsed_ns;	/* CLOCK_MONOTONIC from before enabling to after disabling */
+	uint64_t clock_error_ns;	/* of one perf time reading (pc_perf_clock_error) */
 };
 
 /*
@@ -114,12 +116,17 @@ static void expect_field(struct __test_metadata *_metadata, const struct pc_abi_
 	case PERF_SAMPLE_TIME:
 		EXPECT_NE(0, s->time);
 		if (prev) {
-			/* two faults apart, inside the run's bracket (wide margin for clock rates) */
+			/*
+			 * Two faults apart, perf time moved between them (paced):
+			 * later, and inside the run's bracket (wide margin for clock
+			 * rates, and a reading's error at each end).
+			 */
 			EXPECT_LT(prev->time, s->time) TH_LOG("TIME did not advance");
-			EXPECT_GE(2 * run->elapsed_ns + 1000000, s->time - prev->time)
-				TH_LOG("TIME advanced %llu ns in a run of %llu ns",
+			EXPECT_GE(2 * run->elapsed_ns + 1000000 + 2 * run->clock_error_ns, s->time - prev->time)
+				TH_LOG("TIME advanced %llu ns in a run of %llu ns (perf clock error %llu ns)",
 				       (unsigned long long)(s->time - prev->time),
-				       (unsigned long long)run->elapsed_ns);
+				       (unsigned long long)run->elapsed_ns,
+				       (unsigned long long)run->clock_error_ns);
 		}
 		break;
 	case PERF_SAMPLE_ADDR:
@@ -220,6 +227,8 @@ static void expect_field(struct __test_metadata *_metadata, const struct pc_abi_
  * one decodable sample per fault, and its field holds what it promises
  * for that fault (expect_field). The bits a software event has data for
  * since 2.6.31/3.12 must be accepted; a branch stack is EOPNOTSUPP below.
+ * Perf time moves between the two faults (work/clock.h: on a coarse clock
+ * it stands still between ticks), so TIME must go strictly up.
  */
 TEST(each_known_bit_alone)
 {
@@ -228,8 +237,10 @@ TEST(each_known_bit_alone)
 		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW |
 		PERF_SAMPLE_IDENTIFIER;
 	int cpu = pc_pin_self();
+	uint64_t clock_error = 0;
 
 	ASSERT_LE(0, cpu);
+	ASSERT_EQ(0, pc_perf_clock_error(&clock_error));
 	for (size_t i = 0; i < pc_abi_sample_bits_count; i++) {
 		const struct pc_abi_bit *b = &pc_abi_sample_bits[i];
 		struct perfconf_attr attr = fault_attr(1ULL << b->bit);
@@ -249,9 +260,10 @@ TEST(each_known_bit_alone)
 		if (err)
 			continue;
 		ASSERT_EQ(0, pc_faults_map(&f, 3));
-		struct fault_run run = { .f = &f, .id = pc_event_id(cap.fd), .cpu = cpu };
+		struct fault_run run = { .f = &f, .id = pc_event_id(cap.fd), .cpu = cpu,
+					 .clock_error_ns = clock_error };
 		uint64_t t0 = now_ns();
-		pc_faults_enabled(&f, cap.fd, 2);
+		ASSERT_EQ(0, pc_faults_enabled_paced(&f, cap.fd, 2));
 		run.elapsed_ns = now_ns() - t0;
 		EXPECT_LE(0, pc_capture_read(&cap)) TH_LOG("PERF_SAMPLE_%s: %s", b->name, cap.error);
 		EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_SAMPLE)) TH_LOG("PERF_SAMPLE_%s", b->name);
@@ -327,64 +339,79 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-#define SLEEP_NS 2000000ull	/* between the 4th and the 5th fault */
+#define SLEEP_NS 2000000ull	/* between the 4th and the 5th fault, at least */
 
 /*
- * Eight faults sampled by attr, four before and four after a 2 ms sleep,
- * with CLOCK_MONOTONIC read around each part: mono[0] before the first,
- * mono[1] after the 4th, mono[2] before the 5th, mono[3] after the 8th.
- * The path (clock read, sleep, fault) runs once before, unmeasured, so
+ * Eight faults sampled by attr, four before and four after a sleep of
+ * sleep_ns, with CLOCK_MONOTONIC read around each part: mono[0] before the
+ * first, mono[1] after the 4th, mono[2] before the 5th, mono[3] after the
+ * 8th. Perf time moves between one fault and the next (work/clock.h). The
+ * path (clock read, wait, sleep, fault) runs once before, unmeasured, so
  * that no other page faults in user mode while enabled.
  */
 static void faults_around_a_sleep(struct __test_metadata *_metadata, struct pc_capture *cap,
-				  struct perfconf_attr *attr, struct pc_faults *f, uint64_t mono[4])
+				  struct perfconf_attr *attr, struct pc_faults *f, uint64_t sleep_ns,
+				  uint64_t mono[4])
 {
+	struct pc_perf_clock clk;
+
 	ASSERT_ERRNO(0, -pc_capture_open(cap, attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(f, 9));
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
 	mono[0] = mono_ns();
 	usleep(1);
-	pc_faults_next(f, 1);
+	ASSERT_EQ(1, pc_faults_next_paced(f, 1, &clk));
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	mono[0] = mono_ns();
 	ASSERT_EQ(0, pc_enable(cap->fd));
-	pc_faults_next(f, 4);
+	ASSERT_EQ(4, pc_faults_next_paced(f, 4, &clk));
 	mono[1] = mono_ns();
-	usleep(SLEEP_NS / 1000);
+	usleep((useconds_t)(sleep_ns / 1000));
 	mono[2] = mono_ns();
-	pc_faults_next(f, 4);
+	ASSERT_EQ(4, pc_faults_next_paced(f, 4, &clk));
 	ASSERT_EQ(0, pc_disable(cap->fd));
 	mono[3] = mono_ns();
+	pc_perf_clock_close(&clk);
 	ASSERT_CAPTURE_READ(cap);
 	ASSERT_EQ(8, pc_capture_count(cap, PERF_RECORD_SAMPLE));
 }
 
 /*
  * CPU is the one the task runs on (pinned there). TIME goes strictly up
- * from one fault to the next and advances in nanoseconds: the default
- * clock (the perf clock, local_clock(), kernel/events/core.c perf_clock())
- * is not CLOCK_MONOTONIC, so only its rate is compared with it: the sleep
- * between the 4th and 5th samples shows in full (90% allowed for a clock
- * that runs a little slow) and the whole run takes no longer than
- * CLOCK_MONOTONIC saw (110%). With use_clockid = CLOCK_MONOTONIC the
- * times are that clock's (perf_event_alloc() sets event->clock to
- * ktime_get_mono_fast_ns) and lie exactly inside the readings around them.
+ * from one fault to the next (perf time moved between them) and advances
+ * in nanoseconds: the default clock (the perf clock, local_clock(),
+ * kernel/events/core.c perf_clock()) is not CLOCK_MONOTONIC, so only its
+ * rate is compared with it: the sleep between the 4th and 5th samples
+ * shows in full (90% allowed for a clock that runs a little slow) and the
+ * whole run takes no longer than CLOCK_MONOTONIC saw (110%), each less
+ * a reading's error at both ends (pc_perf_clock_error: a tick on a coarse
+ * clock), the sleep 20 such errors long at least so that the rate still
+ * tells: a clock that misses a fifth of the sleep, or runs a fifth fast,
+ * fails. With use_clockid = CLOCK_MONOTONIC the times are that clock's
+ * (perf_event_alloc() sets event->clock to ktime_get_mono_fast_ns) and lie
+ * exactly inside the readings around them.
  */
 TEST(cpu_and_time)
 {
 	int cpu = pc_pin_self();
+	uint64_t clock_error = 0;
 
 	ASSERT_LE(0, cpu);
+	ASSERT_EQ(0, pc_perf_clock_error(&clock_error));
+	uint64_t sleep_ns = 20 * clock_error > SLEEP_NS ? 20 * clock_error : SLEEP_NS;
 	for (int monotonic = 0; monotonic < 2; monotonic++) {
 		struct perfconf_attr attr = fault_attr(PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
 		struct pc_capture cap;
 		struct pc_faults f;
 		uint64_t mono[4], t[8];
 		const char *clock = monotonic ? "CLOCK_MONOTONIC" : "the perf clock";
+		uint64_t e = monotonic ? 0 : clock_error;	/* at each end of a window */
 
 		if (monotonic) {
 			attr.use_clockid = 1;
 			attr.clockid = CLOCK_MONOTONIC;
 		}
-		faults_around_a_sleep(_metadata, &cap, &attr, &f, mono);
+		faults_around_a_sleep(_metadata, &cap, &attr, &f, sleep_ns, mono);
 		for (size_t k = 0; k < 8; k++) {
 			const struct pc_sample *s = sample(&cap, k);
 
@@ -397,12 +424,14 @@ TEST(cpu_and_time)
 								 clock, k, k - 1);
 			}
 		}
-		EXPECT_LE((mono[2] - mono[1]) / 10 * 9, t[4] - t[3])
-			TH_LOG("%s: a sleep of %llu ns shows as %llu", clock,
-			       (unsigned long long)(mono[2] - mono[1]), (unsigned long long)(t[4] - t[3]));
-		EXPECT_GE((mono[3] - mono[0]) / 10 * 11, t[7] - t[0])
-			TH_LOG("%s: a run of %llu ns shows as %llu", clock,
-			       (unsigned long long)(mono[3] - mono[0]), (unsigned long long)(t[7] - t[0]));
+		EXPECT_LE((mono[2] - mono[1]) / 10 * 9, t[4] - t[3] + 2 * e)
+			TH_LOG("%s: a sleep of %llu ns shows as %llu (error %llu ns at each end)", clock,
+			       (unsigned long long)(mono[2] - mono[1]), (unsigned long long)(t[4] - t[3]),
+			       (unsigned long long)e);
+		EXPECT_GE((mono[3] - mono[0]) / 10 * 11 + 2 * e, t[7] - t[0])
+			TH_LOG("%s: a run of %llu ns shows as %llu (error %llu ns at each end)", clock,
+			       (unsigned long long)(mono[3] - mono[0]), (unsigned long long)(t[7] - t[0]),
+			       (unsigned long long)e);
 		if (monotonic) {
 			EXPECT_LE(mono[0], t[0]);
 			EXPECT_GE(mono[1], t[3]);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "perfconf.h"
+#include "work/clock.h"
 #include "work/faults.h"
 
 static int64_t now(clockid_t clock)
@@ -43,13 +44,13 @@ static int64_t sample_time(struct __test_metadata *_metadata, int use_clockid, i
 }
 
 /*
- * Two page-fault samples of an event with these clock fields, a 2 ms sleep
- * between them, CLOCK_MONOTONIC read around the sleep (mono[0], mono[1])
+ * Two page-fault samples of an event with these clock fields, a sleep of
+ * sleep_us between them, CLOCK_MONOTONIC read around the sleep (mono[0], mono[1])
  * and around the whole (mono[2], mono[3]); the two times in t. The path
  * runs once unmeasured first, so no other fault is sampled.
  */
 static void two_times_around_a_sleep(struct __test_metadata *_metadata, int use_clockid, int clockid,
-				     int64_t t[2], int64_t mono[4])
+				     useconds_t sleep_us, int64_t t[2], int64_t mono[4])
 {
 	struct perfconf_attr attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TIME);
 	struct pc_capture cap;
@@ -67,7 +68,7 @@ static void two_times_around_a_sleep(struct __test_metadata *_metadata, int use_
 	ASSERT_EQ(0, pc_enable(cap.fd));
 	pc_faults_next(&f, 1);
 	mono[0] = now(CLOCK_MONOTONIC);
-	usleep(2000);
+	usleep(sleep_us);
 	mono[1] = now(CLOCK_MONOTONIC);
 	pc_faults_next(&f, 1);
 	ASSERT_EQ(0, pc_disable(cap.fd));
@@ -112,16 +113,24 @@ TEST(the_bit_switches_the_time_domain)
 	/*
 	 * And without the bit it is a running nanosecond clock (the perf
 	 * clock, local_clock(): not CLOCK_MONOTONIC, so its rate is compared,
-	 * not its value): a 2 ms sleep shows in full (90% allowed) and no
-	 * more than the whole run took (110%).
+	 * not its value): a sleep shows in full (90% allowed) and no more than
+	 * the whole run took (110%), each less a reading's error at both ends
+	 * (pc_perf_clock_error: a tick on a coarse clock); the sleep lasts
+	 * 2 ms or 20 such errors, whichever is longer, so that a clock that
+	 * misses a fifth of it, or runs a fifth fast, fails.
 	 */
-	int64_t t[2], mono[4];
-	two_times_around_a_sleep(_metadata, 0, CLOCK_REALTIME, t, mono);
+	uint64_t error = 0;
+	ASSERT_EQ(0, pc_perf_clock_error(&error));
+	int64_t e = (int64_t)error, t[2], mono[4];
+	useconds_t sleep_us = 20 * error > 2000000 ? (useconds_t)(20 * error / 1000) : 2000;
+	two_times_around_a_sleep(_metadata, 0, CLOCK_REALTIME, sleep_us, t, mono);
 	EXPECT_LT(0, t[0]);
-	EXPECT_LE((mono[1] - mono[0]) / 10 * 9, t[1] - t[0])
-		TH_LOG("a sleep of %lld ns shows as %lld", (long long)(mono[1] - mono[0]), (long long)(t[1] - t[0]));
-	EXPECT_GE((mono[3] - mono[2]) / 10 * 11, t[1] - t[0])
-		TH_LOG("a run of %lld ns shows as %lld", (long long)(mono[3] - mono[2]), (long long)(t[1] - t[0]));
+	EXPECT_LE((mono[1] - mono[0]) / 10 * 9, t[1] - t[0] + 2 * e)
+		TH_LOG("a sleep of %lld ns shows as %lld (error %lld ns at each end)",
+		       (long long)(mono[1] - mono[0]), (long long)(t[1] - t[0]), (long long)e);
+	EXPECT_GE((mono[3] - mono[2]) / 10 * 11 + 2 * e, t[1] - t[0])
+		TH_LOG("a run of %lld ns shows as %lld (error %lld ns at each end)",
+		       (long long)(mono[3] - mono[2]), (long long)(t[1] - t[0]), (long long)e);
 	EXPECT_GT(before / 2, t[0]) TH_LOG("without use_clockid the time is in the realtime domain");
 }
 

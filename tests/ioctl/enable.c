@@ -11,6 +11,7 @@
  * own getppid() calls fire it.
  */
 #include "perfconf.h"
+#include "work/clock.h"
 
 #include <sys/ioctl.h>
 
@@ -32,20 +33,26 @@ PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
 
 TEST(disabled_event_counts_from_enable)
 {
+	struct pc_perf_clock clk;
 	uint64_t value, enabled;
 	int fd;
 
 	OPEN_COUNTER(fd);
+	/* each window lasts until perf's clock has moved (work/clock.h) */
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
 	pc_work_getppid_calls(CALLS);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(0, value);
 	EXPECT_EQ(0, enabled) TH_LOG("a disabled event accumulated enabled time");
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	pc_work_getppid_calls(CALLS);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	ASSERT_EQ(0, pc_read_count_enabled(fd, &value, &enabled));
 	EXPECT_EQ(CALLS, value);
 	EXPECT_LT(0, enabled);
+	pc_perf_clock_close(&clk);
 	close(fd);
 }
 

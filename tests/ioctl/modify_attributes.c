@@ -36,6 +36,7 @@
 
 #include "work/measure.h"
 #include "work/sigtrap.h"
+#include "work/clock.h"
 
 /* Two data words, each on a cache line of its own. */
 static volatile uint64_t word_a __attribute__((aligned(64)));
@@ -186,12 +187,25 @@ static uint64_t time_enabled(int fd)
 	return read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) ? v[1] : UINT64_MAX;
 }
 
-/* Does the event run? Its time_enabled moves across some work. */
-static bool runs(int fd)
+/*
+ * Does the event run? Its time_enabled moves across some work that lasts
+ * until perf's clock has moved (work/clock.h): 1 or 0, -1 when the clock
+ * could not be read or stood still.
+ */
+static int runs(int fd)
 {
-	uint64_t before = time_enabled(fd);
+	struct pc_perf_clock clk;
+	uint64_t before;
+	int err = pc_perf_clock_open(&clk);
 
+	if (err)
+		return -1;
+	before = time_enabled(fd);
 	pc_work_loop(100000);
+	err = pc_perf_clock_wait(&clk);
+	pc_perf_clock_close(&clk);
+	if (err || before == UINT64_MAX)
+		return -1;
 	return time_enabled(fd) != before;
 }
 
@@ -206,11 +220,11 @@ TEST(disabled_0_enables_the_event)
 
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
 	OPEN_BP(fd, &attr);
-	EXPECT_FALSE(runs(fd)) TH_LOG("opened disabled, it runs");
+	EXPECT_EQ(0, runs(fd)) TH_LOG("opened disabled, it runs");
 	attr.bp_addr = (uintptr_t)&word_b;
 	attr.disabled = 0;
 	ASSERT_ERRNO(0, modify_errno(fd, &attr));
-	EXPECT_TRUE(runs(fd)) TH_LOG("modified with disabled = 0, it does not run");
+	EXPECT_EQ(1, runs(fd)) TH_LOG("modified with disabled = 0, it does not run");
 	close(fd);
 }
 
@@ -222,11 +236,11 @@ TEST(disabled_1_stops_the_event)
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
 	OPEN_BP(fd, &attr);
 	ASSERT_EQ(0, pc_enable(fd));
-	EXPECT_TRUE(runs(fd)) TH_LOG("enabled, it does not run");
+	EXPECT_EQ(1, runs(fd)) TH_LOG("enabled, it does not run");
 	attr.bp_addr = (uintptr_t)&word_b;
 	attr.disabled = 1;
 	ASSERT_ERRNO(0, modify_errno(fd, &attr));
-	EXPECT_FALSE(runs(fd)) TH_LOG("modified with disabled = 1, it runs");
+	EXPECT_EQ(0, runs(fd)) TH_LOG("modified with disabled = 1, it runs");
 	close(fd);
 }
 

@@ -13,12 +13,15 @@
 
 #include <sys/ioctl.h>
 
+#include "work/clock.h"
+
 PERFCONF_KEEP_TRACEPOINT(syscalls, sys_enter_getppid)
 
 #define CALLS 7
 
 FIXTURE(reset) {
 	int fd;
+	struct pc_perf_clock clk;
 };
 
 FIXTURE_VARIANT(reset) {
@@ -33,12 +36,16 @@ FIXTURE_SETUP(reset)
 	struct perfconf_attr attr;
 
 	self->fd = -1;
+	self->clk.fd = -1;
 	GETPPID_TRACEPOINT(&attr);
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	self->fd = pc_open(&attr, 0, -1, -1, 0);
 	ASSERT_OPEN(self->fd);
+	/* the enabled window lasts until perf's clock has moved (work/clock.h) */
+	ASSERT_EQ(0, pc_perf_clock_open(&self->clk));
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
 	pc_work_getppid_calls(CALLS);
+	ASSERT_EQ(0, pc_perf_clock_wait(&self->clk));
 	if (!variant->running) {
 		ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	}
@@ -48,6 +55,7 @@ FIXTURE_TEARDOWN(reset)
 {
 	if (self->fd >= 0)
 		close(self->fd);
+	pc_perf_clock_close(&self->clk);
 }
 
 /* value, time_enabled, time_running. */
@@ -79,6 +87,7 @@ TEST_F(reset, times_are_not_reset)
 	ASSERT_EQ(0, read_values(self->fd, before));
 	EXPECT_LT(0, before[1]);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_RESET, 0));
+	ASSERT_EQ(0, pc_perf_clock_wait(&self->clk));
 	ASSERT_EQ(0, read_values(self->fd, after));
 	EXPECT_EQ(0, after[0]);
 	EXPECT_LE(before[1], after[1]) TH_LOG("time_enabled went back");

@@ -31,6 +31,7 @@
  */
 #include "perfconf.h"
 #include "work/faults.h"
+#include "work/clock.h"
 
 #define N 20
 #define K 6
@@ -64,15 +65,22 @@ static int count_group(struct pc_faults *f, int *fds, uint64_t rf)
 	/* Unmeasured: the enable/disable path and this loop's pages are there before counting. */
 	if (pc_faults_next(f, 1) != 1)
 		return -EFAULT;
-	int err = pc_enable(fds[0]);
+	/* the group's window lasts until perf's clock has moved (work/clock.h) */
+	struct pc_perf_clock clk;
+	int err = pc_perf_clock_open(&clk);
 
+	if (err)
+		return err;
+	err = pc_enable(fds[0]);
 	if (!err && pc_faults_next(f, K) != K)
 		err = -EFAULT;
 	err = err ?: pc_enable(fds[MEMBERS - 1]);
 	if (!err && pc_faults_next(f, N - K) != N - K)
 		err = -EFAULT;
+	err = err ?: pc_perf_clock_wait(&clk);
 	int e = pc_disable(fds[0]);
 
+	pc_perf_clock_close(&clk);
 	return err ?: e;
 }
 

@@ -241,7 +241,7 @@ TEST(lone_event_reads_its_count)
 			continue;
 		ASSERT_ERRNO(0, -capture_open_member(&cap, &attr, -1)) TH_LOG("read_format %#llx",
 									     (unsigned long long)rf);
-		ASSERT_EQ(0, pc_faults_enabled(&f, cap.fd, N));
+		ASSERT_EQ(0, pc_faults_enabled_timed(&f, cap.fd, N));
 		ASSERT_CAPTURE_READ(&cap);
 		check_samples(_metadata, &cap, rf, 1, &cap.fd, at_minor_fault, &last, "sample");
 		read_values(_metadata, cap.fd, rf, 1, &rd);
@@ -282,7 +282,7 @@ TEST(group_leader_samples_read_every_member)
 		fds[2] = pc_open(&major, 0, -1, fds[0], PERF_FLAG_FD_CLOEXEC);
 		ASSERT_OPEN(fds[2]);
 
-		ASSERT_EQ(0, pc_faults_enabled(&f, fds[0], N));
+		ASSERT_EQ(0, pc_faults_enabled_timed(&f, fds[0], N));
 		ASSERT_CAPTURE_READ(&cap);
 		check_samples(_metadata, &cap, rf, MAX_MEMBERS, fds, at_minor_fault, &last, "leader sample");
 		read_values(_metadata, fds[0], rf, MAX_MEMBERS, &rd);
@@ -324,7 +324,7 @@ TEST(sibling_samples_read_the_group)
 	fds[2] = pc_open(&major, 0, -1, fds[0], PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fds[2]);
 
-	ASSERT_EQ(0, pc_faults_enabled(&f, fds[0], N));
+	ASSERT_EQ(0, pc_faults_enabled_timed(&f, fds[0], N));
 	ASSERT_CAPTURE_READ(&leader);
 	ASSERT_CAPTURE_READ(&sibling);
 	check_samples(_metadata, &leader, rf, MAX_MEMBERS, fds, at_minor_fault, &llast, "leader sample");
@@ -390,7 +390,7 @@ TEST(inherit_group_read_needs_tid)
 	fds[0] = cap.fd;
 	fds[1] = pc_open(&faults, 0, cpu, fds[0], PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(fds[1]);
-	ASSERT_EQ(0, pc_faults_enabled(&f, fds[0], N));
+	ASSERT_EQ(0, pc_faults_enabled_timed(&f, fds[0], N));
 	ASSERT_CAPTURE_READ(&cap);
 	check_samples(_metadata, &cap, rf, 2, fds, at_minor_fault, &last, "inherited sample");
 	read_values(_metadata, fds[0], rf, 2, &rd);

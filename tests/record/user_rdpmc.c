@@ -40,6 +40,7 @@
 
 #include "perfconf.h"
 #include "event/hw.h"
+#include "work/clock.h"
 
 /*
  * Exclusive: perf_user_access decides what every hardware event's mmap page
@@ -210,6 +211,7 @@ TEST(software_event_has_no_counter_to_read)
 {
 	struct perfconf_attr a = pc_attr_sw(PERF_COUNT_SW_TASK_CLOCK);
 	struct pc_ring ring = { 0 };
+	struct pc_perf_clock clk;
 	struct user_read r;
 	uint64_t v = 0;
 	int fd, err;
@@ -219,8 +221,11 @@ TEST(software_event_has_no_counter_to_read)
 	ASSERT_OPEN(fd);
 	err = pc_ring_map(&ring, fd, 0, PC_RING_READWRITE);
 	ASSERT_EQ(0, err) TH_LOG("%s", pc_errno_name(-err));
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_loop(100000);
+	ASSERT_EQ(0, pc_perf_clock_wait(&clk));	/* task-clock counts perf's clock: let it move */
+	pc_perf_clock_close(&clk);
 	user_read(ring.page, &r);
 	ASSERT_EQ(0, pc_read_count(fd, &v));
 	ASSERT_EQ(0, pc_disable(fd));
