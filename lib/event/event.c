@@ -19,6 +19,7 @@
 #include "event/event.h"
 #include "host/kernel.h"
 #include "host/observe.h"
+#include "event/hw.h"
 #include "event/pmu.h"
 
 static __thread int last_open_errno;
@@ -145,7 +146,7 @@ int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsign
 
 	/* What the answer depends on: the machine's core PMU; its breakpoints, and for most the arch. */
 	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW) {
-		pc_depends("pmu.core");
+		pc_hw_pmu();	/* pmu.core; and the arch, where there is one */
 	} else if (attr->type == PERF_TYPE_BREAKPOINT) {
 		pc_depends("pmu.breakpoint");
 		if (!bp_portable(attr))

@@ -63,6 +63,8 @@ const char *pc_hw_pmu(void)
 {
 	pc_depends("pmu.core");
 	find_core_pmus();
+	if (core_pmus)
+		pc_depends("arch");	/* a core PMU's events are its CPU's ("cpu" names riscv64's and POWER's alike) */
 	return core_pmus ? core_pmu : NULL;
 }
 
