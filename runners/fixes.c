@@ -221,6 +221,15 @@ static int fix_carried(const struct fix *x, const char *release)
 	return 0;
 }
 
+/* The same M.m.p release (6.12.117 and 6.12.117+deb13-amd64), or unknown: false. */
+static bool same_version(const char *a, const char *b)
+{
+	int x[3], y[3];
+
+	return a && b && sscanf(a, "%d.%d.%d", &x[0], &x[1], &x[2]) == 3 &&
+	       sscanf(b, "%d.%d.%d", &y[0], &y[1], &y[2]) == 3 && !memcmp(x, y, sizeof(x));
+}
+
 char *fixes_explain(const struct fixes *f, const struct record *e, const struct record *o,
 		    const char *release, const char *was, bool *by_versions)
 {
@@ -243,9 +252,29 @@ char *fixes_explain(const struct fixes *f, const struct record *e, const struct 
 		changed++;
 		if (!(x = find(f, o->id, keys[i])))
 			continue;
-		/* Two kernels that both carry it, or both lack it, by their versions: not this fix. */
-		if (fix_carried(x, release) >= 0 && fix_carried(x, release) == fix_carried(x, was))
+		/*
+		 * Two kernels that both carry it, or both lack it, by their
+		 * versions: of one version, not this fix; of two, the one that
+		 * shows its value has it from elsewhere (a backport, a patch).
+		 */
+		if (fix_carried(x, release) >= 0 && fix_carried(x, release) == fix_carried(x, was)) {
+			const char *shows = ov && !strcmp(ov, x->value) ? release : !strcmp(ev, x->value) ? was : NULL;
+
+			if (same_version(release, was) || !shows || !strcmp(x->commit, "unknown"))
+				continue;
+			if (fix_carried(x, release)) {	/* both carry it: the other lost it */
+				sb_printf(&b, "; %s lacks what ", shows == release ? was : release);
+				name_it(&b, x);
+				sb_printf(&b, " brings, though its version carries it (a revert or a patch); %s shows it",
+					  shows);
+			} else {			/* both lack it: the one that shows it got it elsewhere */
+				sb_printf(&b, "; %s shows what ", shows);
+				name_it(&b, x);
+				sb_printf(&b, " brings, though its version lacks it (a backport or a patch); %s does not",
+					  shows == release ? was : release);
+			}
 			continue;
+		}
 		sb_puts(&b, "; ");
 		if (!strcmp(x->commit, "unknown")) {
 			sb_printf(&b, "a known difference between kernels: %s (commit unknown)", x->title);

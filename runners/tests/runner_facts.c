@@ -249,32 +249,45 @@ TEST_F(facts, a_regression_names_its_fix)
  * A fix that the two kernels' versions do not separate is not named (issue
  * 34: "6.12.117 lacks ..., which 6.12.117 carries"): the baseline recorded
  * on this very release, a regression; then on one of a stable branch the
- * fix reached, which this kernel's version lacks: a known difference.
+ * fix reached, which this kernel's version lacks: a known difference; then
+ * on another version of this line, which lacks it too yet shows its value
+ * (the host's 6.18.44 against Debian's 6.18.15): a regression, so named.
  */
 TEST_F(facts, a_fix_the_versions_do_not_separate_is_not_named)
 {
-	char fixes[PATH_MAX + 32], text[1024];
+	char fixes[PATH_MAX + 32], text[1024], older[64];
 	struct utsname u;
-	const char *was[2];
+	const char *was[3];
 
 	ASSERT_EQ(0, uname(&u));
 	was[0] = u.release;
 	was[1] = "6.12.108-amd64";
+	snprintf(older, sizeof(older), "%d.%d.0-older", self->major, self->minor);
+	was[2] = older;	/* this line, another version: both lack it by version, yet the baseline shows it */
 
 	snprintf(fixes, sizeof(fixes), "%s/expected/fixes.txt", self->t.root);
 	fk_write(fixes, "events/migrations:global.plain errno=ENODEV fa091f46c383 "
 		 "\"perf: Reject exited events as group leaders\" stable=6.12.108 since=v7.2\n", 0644);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
+		bool lacks = self->major < 7 || (self->major == 7 && self->minor < 2);
+
+		if (i == 2 && (!lacks || (self->major == 6 && self->minor == 12)))
+			break;	/* the fix's versions would separate them */
 		snprintf(text, sizeof(text), "# recorded on: %s\n# facts: cpus_online=%d pmu.core=nohw\n"
 			 "events/migrations:global.hops PASS hops=40\nevents/migrations:global.plain PASS errno=ENODEV\n",
 			 was[i], self->cpus);
 		fk_write(self->k.exact, text, 0644);
 		fk_run(&self->t, &self->r);
 		EXPECT_TRUE(strstr(self->r.out, "errno: expected ENODEV, observed EINVAL") != NULL) SHOW(&self->r);
-		if (i == 0 || (self->major == 6 && self->minor == 12)) {	/* both the same side: a regression */
+		if (i == 2) {	/* a regression, whose baseline shows the fix's value from elsewhere */
+			EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+			EXPECT_TRUE(strstr(self->r.out, " shows what \"perf: Reject exited events as group leaders\" "
+					   "(fa091f46c383, mainline v7.2, stable 6.12.108) brings, though its version lacks "
+					   "it (a backport or a patch); ") != NULL) SHOW(&self->r);
+		} else if (i == 0 || (self->major == 6 && self->minor == 12)) {	/* both the same side: a regression */
 			EXPECT_EQ(1, self->r.code) SHOW(&self->r);
 			EXPECT_TRUE(strstr(self->r.out, "Reject exited events") == NULL) SHOW(&self->r);
-		} else if (self->major < 7 || (self->major == 7 && self->minor < 2)) {
+		} else if (lacks) {
 			/* an older kernel without the fix: a known difference, not a regression */
 			EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 			EXPECT_TRUE(strstr(self->r.out, "# changed: events/migrations:global.plain: errno: expected ENODEV, "
