@@ -126,17 +126,20 @@ int pc_open_raw(void *attr, pid_t pid, int cpu, int group_fd, unsigned long flag
 }
 
 /*
- * A data breakpoint every arch with breakpoints takes alike: written (or
- * read and written), 1, 2, 4 or 8 bytes, aligned, on this task's own
- * memory. Other types, lengths, alignments and addresses are the arch's.
+ * A breakpoint every arch with breakpoints takes alike, on this task's own
+ * memory: a written (or read and written) word of 1, 2, 4 or 8 bytes,
+ * aligned; an executed instruction, of the arch's length for one. Other
+ * types, lengths, alignments and addresses are the arch's.
  */
 static bool bp_portable(const struct perfconf_attr *attr)
 {
 	uint64_t len = attr->bp_len, page = (uint64_t)sysconf(_SC_PAGESIZE);
 	unsigned char resident;
+	bool data = (attr->bp_type == HW_BREAKPOINT_W || attr->bp_type == HW_BREAKPOINT_RW) &&
+		    (len == 1 || len == 2 || len == 4 || len == 8);
+	bool exec = attr->bp_type == HW_BREAKPOINT_X && len == pc_bp_exec_len();
 
-	return (attr->bp_type == HW_BREAKPOINT_W || attr->bp_type == HW_BREAKPOINT_RW) &&
-	       (len == 1 || len == 2 || len == 4 || len == 8) && attr->bp_addr % len == 0 &&
+	return (data || exec) && attr->bp_addr % len == 0 &&
 	       mincore((void *)(uintptr_t)(attr->bp_addr & ~(page - 1)), 1, &resident) == 0;
 }
 
@@ -144,12 +147,11 @@ int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsign
 {
 	int fd;
 
-	/* What the answer depends on: the machine's core PMU; its breakpoints, and for most the arch. */
+	/* What the answer depends on: the machine's core PMU; its breakpoints, and where they are, the arch. */
 	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW) {
 		pc_hw_pmu();	/* pmu.core; and the arch, where there is one */
 	} else if (attr->type == PERF_TYPE_BREAKPOINT) {
-		pc_depends("pmu.breakpoint");
-		if (!bp_portable(attr))
+		if (pc_pmu_exists("breakpoint") && !bp_portable(attr))	/* declares pmu.breakpoint */
 			pc_depends("arch");
 	}
 	fd = pc_open_raw(attr, pid, cpu, group_fd, flags);

@@ -48,8 +48,7 @@ int pc_pmu_type(const char *pmu)
 	char buf[32];
 	int err = pmu_file(pmu, "type", NULL, buf, sizeof(buf));
 
-	if (err == -ENOENT)
-		pc_depends("pmu.%s", pmu);	/* what follows is judged where it is missing too */
+	pc_depends("pmu.%s", pmu);	/* what follows depends on whether it is there */
 	if (err)
 		return err == -ENOENT ? -ENOENT : err;
 	char *end;
@@ -59,7 +58,6 @@ int pc_pmu_type(const char *pmu)
 
 bool pc_pmu_exists(const char *pmu)
 {
-	pc_depends("pmu.%s", pmu);	/* what follows depends on the answer */
 	return pc_pmu_type(pmu) >= 0;
 }
 
