@@ -79,6 +79,7 @@ static bool jumps_into(const uint8_t *code, uint64_t at, const struct pc_bpf_pro
 }
 
 #define SKIP_UNLESS_PATCHABLE(err) do { \
+	DEPENDS_ON("arch");	/* which JIT patches its tail calls */ \
 	if ((err) == -EPERM || (err) == -ENOSYS) \
 		SKIP(return, "loading a BPF program is not permitted here (%s)", pc_errno_name(-(err))); \
 	if (strcmp(pc_kernel()->arch, "x86_64")) \
