@@ -145,32 +145,19 @@ static bool bp_portable(const struct perfconf_attr *attr)
 
 int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
-	int fd;
-
-	/* What the answer depends on: the machine's core PMU; its breakpoints, and where they are, the arch. */
+	/*
+	 * What the answer depends on: the machine's core PMU; its breakpoints,
+	 * whether they work here (POWER9 keeps its DAWR off), and where they
+	 * are, the arch.
+	 */
 	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW) {
 		pc_hw_pmu();	/* pmu.core; and the arch, where there is one */
 	} else if (attr->type == PERF_TYPE_BREAKPOINT) {
+		pc_depends("instrument.breakpoints");
 		if (pc_pmu_exists("breakpoint") && !bp_portable(attr))	/* declares pmu.breakpoint */
 			pc_depends("arch");
 	}
-	fd = pc_open_raw(attr, pid, cpu, group_fd, flags);
-	/*
-	 * A breakpoint refused where this machine makes none of its type: the
-	 * answer is the machine's breakpoint registers', not the attr's.
-	 */
-	if (fd < 0 && attr->type == PERF_TYPE_BREAKPOINT) {
-		int err = last_open_errno;
-		unsigned int t = (unsigned int)attr->bp_type;
-		/* the kind it asks for: execute, or data (R, W, RW; W stands for them) */
-		unsigned int kind = t == HW_BREAKPOINT_X ? HW_BREAKPOINT_X :
-				    t && !(t & ~HW_BREAKPOINT_RW) ? HW_BREAKPOINT_W : 0;
-
-		if (kind && pc_breakpoint_refused(kind))
-			pc_depends("instrument.breakpoints");
-		last_open_errno = errno = err;
-	}
-	return fd;
+	return pc_open_raw(attr, pid, cpu, group_fd, flags);
 }
 
 int pc_last_open_errno(void)
