@@ -885,7 +885,7 @@ int cmd_explain(struct opts *o, const char *id)
 	char err[1024], *results, *line;
 	const char *colon = id ? strchr(id, ':') : NULL;
 	long holder;
-	int saved;
+	int no_run;	/* saved_run_load(): 1 when results holds no run */
 
 	if (!id || !case_id_valid(id) || !colon || colon == id || !colon[1] || !strchr(id, '/') ||
 	    strchr(id, '/') > colon) {
@@ -900,12 +900,12 @@ int cmd_explain(struct opts *o, const char *id)
 	results = o->results ? xstrdup(o->results)
 			     : xasprintf("%s/results/%s-%s-%s", o->dir, k.release, k.arch, k.profile);
 	/* A saved run is explained as it was judged: its kernel, its facts. */
-	saved = saved_run_load(&run, results, err, sizeof(err));
-	if (saved < 0) {
+	no_run = saved_run_load(&run, results, err, sizeof(err));
+	if (no_run < 0) {
 		warnx_("%s", err);
 		return EXIT_SETUP;
 	}
-	if (!saved) {
+	if (!no_run) {
 		k = run.k;
 		strv_add_all_once(&here, &run.set.facts);
 		if (recset_find(&run.set, id))
@@ -925,7 +925,7 @@ int cmd_explain(struct opts *o, const char *id)
 		return EXIT_SETUP;
 	}
 	printf("case: %s\nkernel: %s %s, kernel line %d.%d, profile %s%s\n", id, k.release, k.arch, k.major,
-	       k.minor, k.profile, saved ? "" : " (the saved run's)");
+	       k.minor, k.profile, no_run ? "" : " (the saved run's)");
 	printf("depends on:");
 	for (size_t i = 0; i < obs->deps.n; i++) {
 		char buf[64];
@@ -962,7 +962,7 @@ int cmd_explain(struct opts *o, const char *id)
 	record_free(&none);
 	strv_free(&here);
 	judging_close(&g);
-	if (!saved)
+	if (!no_run)
 		recset_free(&run.set);
 	free(results);
 	return EXIT_OK;
