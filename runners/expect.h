@@ -8,10 +8,12 @@
  *            recorded under this machine's values of the facts the case
  *            depends on; a kernel with none of its own: the nearest older
  *            one of its arch, and the nearest newer one too (a kernel
- *            between them may show either value: ABI growth in transit).
+ *            between them may show either value: ABI growth in transit),
+ *            and the line or between rule's values below where they
+ *            differ (any of them).
  * Otherwise every baseline of expected/ counts, of any arch, kernel line or
  * profile, that records the case under those values (a BLOCKED record is
- * no value). Besides its header's facts, each has those of its file name:
+ * no value). Besides its header's facts, each has those of its kernel:
  * arch, userland (the suite's build: the arch, or i386, armhf), word_size,
  * byte_order and line (the kernel's major.minor).
  *   abi      they all agree, over two kernel lines or more: the ABI's
@@ -20,11 +22,12 @@
  *   between  those of the nearest line below and of the nearest above each
  *            agree: either value (one other line's value never judges
  *            alone);
- * and where the baselines of a line differ between arches, only those that
- * share this machine's value of the first fact that separates them
- * (byte_order, word_size, page_size, arch, userland) give that line's
- * value. What no rule judges is first seen here, with the fact that keeps
- * it from judgement.
+ * and where the baselines of a line differ between arches, those that
+ * share this machine's value of the first separating fact (byte_order,
+ * word_size, page_size, arch, userland) give that line's value when they
+ * agree. A value that is an arch's own depends on a fact the case (or the
+ * lib for it) declares, arch the last resort. What no rule judges is first
+ * seen here, with the fact that keeps it from judgement.
  */
 #ifndef PERFCONF_RUNNER_EXPECT_H
 #define PERFCONF_RUNNER_EXPECT_H
