@@ -143,28 +143,6 @@ int pc_work_set_comm(const char *name)
 	return prctl(PR_SET_NAME, name, 0, 0, 0) ? -errno : 0;
 }
 
-void *pc_work_mmap_file(size_t len, int exec, char *path, size_t pathlen)
-{
-	const char *dir = getenv("TMPDIR");
-	void *p;
-	int fd;
-
-	snprintf(path, pathlen, "%s/perfconf-map-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0)
-		return MAP_FAILED;
-	if (ftruncate(fd, (off_t)len)) {
-		close(fd);
-		unlink(path);
-		return MAP_FAILED;
-	}
-	p = mmap(NULL, len, PROT_READ | (exec ? PROT_EXEC : 0), MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		unlink(path);
-	return p;
-}
-
 int pc_work_exec_self(const char *work)
 {
 	char *const argv[] = { "perfconf-exec-helper", NULL };

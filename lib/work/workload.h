@@ -85,12 +85,6 @@ pid_t pc_work_in_thread(const char *work);
 pid_t pc_work_exec(const char *work);
 /* The same without fork: the caller becomes the helper (for enable_on_exec). */
 int pc_work_exec_self(const char *work);
-/*
- * mmap `len` bytes of a fresh file (in the test's temp dir) with PROT_EXEC
- * when exec is set; writes the path into path[]. Returns the address or
- * MAP_FAILED. Unmap with munmap and unlink the path.
- */
-void *pc_work_mmap_file(size_t len, int exec, char *path, size_t pathlen);
 /* prctl(PR_SET_NAME): a COMM record. 0 or -errno. */
 int pc_work_set_comm(const char *name);
 
