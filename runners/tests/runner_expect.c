@@ -130,6 +130,24 @@ TEST_F(ex, line_rule_takes_the_fact_that_separates_arches)
 	EXPECT_TRUE(strstr(self->r.out, ", of this machine's byte_order") != NULL) SHOW(&self->r);
 }
 
+/*
+ * Where the other group of the separating fact disagrees within itself
+ * (two big-endian arches with two values), this machine's group still
+ * judges when it agrees.
+ */
+TEST_F(ex, line_rule_needs_only_this_machines_group_to_agree)
+{
+	put(&self->t, &self->k, self->other[0], self->major, self->minor, self->cpus, "40", "ENOENT");
+	put(&self->t, &self->k, self->other[1], self->major, self->minor, self->cpus, "40", "ENOENT");
+	put(&self->t, &self->k, "s390x", self->major, self->minor, self->cpus, "40", "E2BIG");
+	put(&self->t, &self->k, "ppc64", self->major, self->minor, self->cpus, "40", "EINVAL");
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, "expected ENOENT, observed EINVAL; judged by the line rule: the baselines of ") !=
+		    NULL) SHOW(&self->r);
+	EXPECT_TRUE(strstr(self->r.out, ", of this machine's byte_order") != NULL) SHOW(&self->r);
+}
+
 /* between: the lines either side; where they differ, either value is growth in transit, a third a regression. */
 TEST_F(ex, between_rule_takes_either_side)
 {
