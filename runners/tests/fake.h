@@ -170,6 +170,23 @@ static inline void fk_script(struct tree *t, const char *name, const char *body)
 	free(text);
 }
 
+/* A run's result in a failed assertion's log: exit code, stdout, stderr. */
+#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
+
+/*
+ * events/migrations: a binary of two cases, global.hops (depends on
+ * cpus_online, observes hops=40) and global.plain (depends on nothing,
+ * observes errno=EINVAL), for the judging tests.
+ */
+static inline void fk_migrations(struct tree *t)
+{
+	fk_script(t, "events/migrations",
+		  "echo 'TAP version 13'\necho '1..2'\n"
+		  "echo '#  RUN           global.hops ...'\n"
+		  "echo '# DEPENDS cpus_online'\necho '# OBS hops=40'\necho 'ok 1 global.hops'\n"
+		  "echo '#  RUN           global.plain ...'\n"
+		  "echo '# OBS errno=EINVAL'\necho 'ok 2 global.plain'\n");
+}
 /* The usual passing binary: n cases named global.c1... */
 static inline void fk_pass(struct tree *t, const char *name, int n)
 {

@@ -39,8 +39,6 @@ FIXTURE_TEARDOWN(base)
 	fk_kernel_free(&self->k);
 }
 
-#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
-
 static const char good_baseline[] =
 	"# a hand-written baseline\n"
 	"abi/layout:global.c1 PASS\n"

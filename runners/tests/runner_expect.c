@@ -37,13 +37,7 @@ FIXTURE_SETUP(ex)
 		if (strcmp(arches[i], self->k.arch))
 			self->other[n++] = arches[i];
 	self->other[2] = "s390x";
-	/* one case that depends on the CPU count, one that depends on nothing */
-	fk_script(&self->t, "events/migrations",
-		  "echo 'TAP version 13'\necho '1..2'\n"
-		  "echo '#  RUN           global.hops ...'\n"
-		  "echo '# DEPENDS cpus_online'\necho '# OBS hops=40'\necho 'ok 1 global.hops'\n"
-		  "echo '#  RUN           global.plain ...'\n"
-		  "echo '# OBS errno=EINVAL'\necho 'ok 2 global.plain'\n");
+	fk_migrations(&self->t);
 }
 
 FIXTURE_TEARDOWN(ex)
@@ -52,8 +46,6 @@ FIXTURE_TEARDOWN(ex)
 	fk_tree_free(&self->t);
 	fk_kernel_free(&self->k);
 }
-
-#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
 
 /* expected/<arch>-<major>.<minor>-<this profile>.txt recording hops and plain, under cpus_online=cpus. */
 static void put(struct tree *t, const struct fk_kernel *k, const char *arch, int major, int minor, int cpus,

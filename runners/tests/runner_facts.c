@@ -34,11 +34,7 @@ FIXTURE_SETUP(facts)
 	self->cpus = atoi(cpus);
 	free(cpus);
 	ASSERT_LT(0, self->cpus);
-	/* one case that depends on the CPU count, one that depends on nothing */
-	fk_script(&self->t, "events/migrations",
-		  "echo 'TAP version 13'\necho '1..2'\n"
-		  "echo '# DEPENDS cpus_online'\necho '# OBS hops=40'\necho 'ok 1 global.hops'\n"
-		  "echo '# OBS errno=EINVAL'\necho 'ok 2 global.plain'\n");
+	fk_migrations(&self->t);
 }
 
 FIXTURE_TEARDOWN(facts)
@@ -47,8 +43,6 @@ FIXTURE_TEARDOWN(facts)
 	fk_tree_free(&self->t);
 	fk_kernel_free(&self->k);
 }
-
-#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
 
 /* A baseline at path: a facts header with cpus_online=cpus (none when cpus < 0), and the two cases. */
 static void baseline(const char *path, int cpus, const char *hops, const char *plain)

@@ -25,8 +25,6 @@ FIXTURE_TEARDOWN(run)
 	fk_tree_free(&self->t);
 }
 
-#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
-
 static const char mixed[] =
 	"echo 'TAP version 13'\n"
 	"echo '1..5'\n"

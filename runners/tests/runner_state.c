@@ -120,8 +120,6 @@ FIXTURE_TEARDOWN(state)
 	fk_tree_free(&self->t);
 }
 
-#define SHOW(r) TH_LOG("exit %d\n--- stdout\n%s--- stderr\n%s", (r)->code, (r)->out, (r)->err)
-
 /* --- lib/host/sysctl.c --- */
 
 TEST_F(state, first_saved_value_wins_and_restore_drops_it)
