@@ -2,6 +2,7 @@
 /* Overflow notifications as poll() sees them. */
 #include <errno.h>
 #include <poll.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ring/capture.h"
@@ -83,7 +84,12 @@ int pc_wakeup_pattern(struct perfconf_attr *attr, unsigned int pages_log2, size_
 	int err;
 
 	attr->exclude_kernel = 1;
-	/* A rehearsal of one step, so that every page the loop touches is there. */
+	/*
+	 * A rehearsal of one step, so that every page the loop touches is
+	 * there; the pattern's too: a calloc'd one may lie on a heap page
+	 * never written yet, whose first write would be one more sample.
+	 */
+	memset(pattern, 0, steps + 1);
 	err = run(attr, pages_log2, 1, rehearsal, count);
 	return err ? err : run(attr, pages_log2, steps, pattern, count);
 }
