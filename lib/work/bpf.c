@@ -220,6 +220,8 @@ long pc_bpf_jited_image(const struct pc_bpf_prog *p, void *buf, uint32_t len)
 	struct bpf_prog_info info;
 	union bpf_attr attr;
 
+	pc_depends("bpf_jit");	/* no JIT, no image */
+
 	memset(&info, 0, sizeof(info));
 	info.jited_prog_len = len;
 	info.jited_prog_insns = (uint64_t)(uintptr_t)buf;
@@ -245,4 +247,11 @@ int pc_bpf_jit_harden(void)
 	long v;
 
 	return pc_kernel_read_long("/proc/sys/net/core/bpf_jit_harden", &v) ? 0 : (int)v;
+}
+
+int pc_bpf_jit_enabled(void)
+{
+	long v;
+
+	return pc_kernel_read_long("/proc/sys/net/core/bpf_jit_enable", &v) ? 0 : v != 0;
 }

@@ -96,6 +96,8 @@ int pc_bpf_load_output_tracepoint(struct pc_bpf_prog *p, const char *name, int m
 void pc_bpf_close(struct pc_bpf_prog *p);
 /* /proc/sys/net/core/bpf_jit_harden, or 0 when unreadable. */
 int pc_bpf_jit_harden(void);
+/* Whether programs are JIT-compiled (net.core.bpf_jit_enable; 0 when unreadable). */
+int pc_bpf_jit_enabled(void);
 
 /*
  * In a test (perfconf.h brings the harness): load a trivial

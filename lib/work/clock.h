@@ -27,10 +27,14 @@
 #define PERFCONF_WORK_CLOCK_H
 
 #include <stdint.h>
+#include <time.h>
+
+#include "abi/uapi.h"
 
 struct pc_perf_clock {
-	int fd;			/* the witness */
-	uint64_t last;		/* its time_enabled at the last read */
+	int fd;			/* the witness (perf's own clock) */
+	int clockid;		/* or -1: the clock_gettime() clock read instead */
+	uint64_t last;		/* its time_enabled (or the clock) at the last read */
 };
 
 /* How long a wait may spin (CLOCK_MONOTONIC) before it gives up: many ticks of any HZ. */
@@ -38,6 +42,12 @@ struct pc_perf_clock {
 
 /* Open and enable the witness on this task. 0, or -errno of the open. */
 int pc_perf_clock_open(struct pc_perf_clock *c);
+/*
+ * The clock attr's sample times are in: perf's own (pc_perf_clock_open),
+ * or with use_clockid attr->clockid, read with clock_gettime(): it may be
+ * coarse too (CLOCK_MONOTONIC on a jiffies clocksource steps at the tick).
+ */
+int pc_event_clock_open(struct pc_perf_clock *c, const struct perfconf_attr *attr);
 /*
  * Spin until perf time has advanced since this call began (read at its
  * start, then after each short spin): 0, or -ETIME when it stood still for
@@ -54,16 +64,21 @@ void pc_perf_clock_close(struct pc_perf_clock *c);
  * one step at each end. 0 with *ns set, or -errno (-ETIME as above).
  */
 int pc_perf_clock_step(uint64_t *ns);
+/* The step of clock_gettime(id), measured as pc_perf_clock_step's. */
+int pc_clock_step(clockid_t id, uint64_t *ns);
 /*
- * How far one reading of perf time may be from the time it was taken,
- * measured on CLOCK_MONOTONIC's scale, in ns: a rate window of perf time
- * allows this much at each end. On a fine clock, its step. On a coarse one
- * local_clock() lies between the last tick's stamp of the time of day and
- * one tick past it (sched_clock_local()), so a reading is off by up to a
- * tick: the larger of the step and the tick (the resolution of
- * CLOCK_MONOTONIC_COARSE, TICK_NSEC), which the least step seen may be
- * short of. A window that must show a rate within 10% lasts 20 of these
- * at least. 0 with *ns set, or -errno (-ETIME as above).
+ * How far a span of perf time may be from the same span read on
+ * CLOCK_MONOTONIC, at each end, in ns: a rate window of perf time allows
+ * this much at each end. The sum of each reading's error. Perf time's: on a
+ * fine clock, its step; on a coarse one local_clock() lies between the
+ * last tick's stamp of the time of day and one tick past it
+ * (sched_clock_local()), so a reading is off by up to a tick: the larger
+ * of the step and the tick (the resolution of CLOCK_MONOTONIC_COARSE,
+ * TICK_NSEC), which the least step seen may be short of. CLOCK_MONOTONIC's:
+ * its step (a tick on a jiffies clocksource, where the TSC was marked
+ * unstable and nothing finer was built in). A window that must show a rate
+ * within 10% lasts 20 of these at least. 0 with *ns set, or -errno (-ETIME
+ * as above).
  */
 int pc_perf_clock_error(uint64_t *ns);
 /* A step at least this long makes the clock coarse (runners/facts.c, fact perf_clock). */

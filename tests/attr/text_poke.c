@@ -84,6 +84,9 @@ static bool jumps_into(const uint8_t *code, uint64_t at, const struct pc_bpf_pro
 		SKIP(return, "loading a BPF program is not permitted here (%s)", pc_errno_name(-(err))); \
 	if (strcmp(pc_kernel()->arch, "x86_64")) \
 		SKIP(return, "direct tail calls are patched by the x86-64 JIT only (%s)", pc_kernel()->arch); \
+	DEPENDS_ON("bpf_jit"); \
+	if (!pc_bpf_jit_enabled()) \
+		SKIP(return, "the BPF JIT is off (net.core.bpf_jit_enable): no code to patch"); \
 	if (pc_bpf_jit_harden() >= 2) \
 		SKIP(return, "bpf_jit_harden=2 turns direct tail calls off"); \
 } while (0)
