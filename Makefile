@@ -153,6 +153,18 @@ check-lava: $(DEPS_STAMP)
 
 .PHONY: check-lava
 
+# Bisecting proven end to end: Debian's linux-source-6.12 as a git history
+# with a planted perf ABI regression, and `git bisect run
+# scripts/bisect-kernel.sh` must name it, with the whole suite and with
+# --cases-from, for each arch (scripts/check-bisect.sh; README, "Bisecting
+# a regression"). Not part of make test (about 15 minutes an arch here):
+#   make check-bisect [BISECT_ARCH="x86_64 arm64"]
+BISECT_ARCH ?= x86_64 arm64
+check-bisect: $(DEPS_STAMP) $(RUNNER)
+	@scripts/check-bisect.sh $(addprefix --arch ,$(BISECT_ARCH))
+
+.PHONY: check-bisect
+
 # The README's commands on a fresh Debian 12 machine: a clean root made
 # with debootstrap, a fresh clone of HEAD, `make run` and a matrix of one
 # default and one opt-in target of each kind (scripts/check-fresh.sh). It

@@ -17,6 +17,11 @@
 #                   --save) or a baseline; default: expected/ (nearest)
 #   --save FILE     copy the guest's results.txt to FILE (run it once on
 #                   the good commit to make the --baseline of the bisect)
+#   --cases-from RUN  run only the binaries with a regression or a new
+#                   failure in RUN, a bad commit's results (a directory
+#                   DIR/perfconf-results/<commit>, or its ktap.txt): a step
+#                   then takes seconds; check the commit found with the
+#                   whole suite (scripts/check-bisect.sh does)
 #   -t GLOB, -x GLOB  the runner's selection, passed to the guest (repeatable)
 #   -j N            make jobs (default: the number of CPUs)
 #   -- OPTIONS      more options for the guest's runner
@@ -28,14 +33,19 @@
 # scripts/kconfig/merge_config.sh with the fragment, then olddefconfig);
 # each later step only runs olddefconfig, so an unchanged tree rebuilds
 # nothing and a changed file recompiles only what depends on it.
-# Logs: DIR/perfconf-logs/<commit>.{build,vm}.log; one summary line per step
-# on stderr ("bisect-kernel: <commit> build N s, vm N s: good").
+# Logs: DIR/perfconf-logs/<commit>.{build,vm}.log; results:
+# DIR/perfconf-results/<commit>/ (results.txt, ktap.txt with the verdicts).
+# One line per step on stderr, and appended to DIR/perfconf-logs/steps.txt:
+#   bisect-kernel: <commit> build N s, boot+suite N s (boot N s): bad: <case>: <why>
+# naming the first regression or new failure, or why the step was skipped.
 #
 # Exit (git bisect run's protocol): 0 good, 1 bad (a regression or a new
 # failure), 125 the commit cannot be tested (the build fails, the kernel
 # does not boot or run the suite to the end, the guest's runner has a setup
-# error), 200 a setup error that no commit can fix (bad option, not a kernel
-# tree, missing packages): any exit of 128 or more stops the bisection.
+# error, the kernel warned or oopsed while no binary of ours ran or with no
+# binary to blame), 200 a setup error that no commit can fix (bad option,
+# not a kernel tree, missing packages): any exit of 128 or more stops the
+# bisection.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,11 +54,11 @@ fatal() {
 	exit 200
 }
 usage() {
-	echo "usage: bisect-kernel.sh [-O DIR] [--arch x86_64|arm64] [--base tinyconfig|defconfig] [--baseline FILE] [--save FILE] [-t GLOB] [-x GLOB] [-j N] [-- RUNNER-OPTIONS]" >&2
+	echo "usage: bisect-kernel.sh [-O DIR] [--arch x86_64|arm64] [--base tinyconfig|defconfig] [--baseline FILE] [--save FILE] [--cases-from RUN] [-t GLOB] [-x GLOB] [-j N] [-- RUNNER-OPTIONS]" >&2
 	exit 200
 }
 
-obj='' arch='' base=tinyconfig baseline='' save='' jobs=$(nproc)
+obj='' arch='' base=tinyconfig baseline='' save='' cases_from='' jobs=$(nproc)
 runner=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -57,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--base) [ $# -ge 2 ] || usage; base=$2; shift 2 ;;
 	--baseline) [ $# -ge 2 ] || usage; baseline=$2; shift 2 ;;
 	--save) [ $# -ge 2 ] || usage; save=$2; shift 2 ;;
+	--cases-from) [ $# -ge 2 ] || usage; cases_from=$2; shift 2 ;;
 	-t | -x) [ $# -ge 2 ] || usage; runner+=("$1" "$2"); shift 2 ;;
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
 	-h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 0 ;;
@@ -77,6 +88,24 @@ if [ -n "$baseline" ]; then
 	[ -r "$baseline" ] || fatal "--baseline $baseline: not readable"
 	baseline=$(cd "$(dirname "$baseline")" && pwd)/$(basename "$baseline")
 fi
+# The first lines of the report sections NAME in a KTAP file (the runner's
+# summary: "# regressions (N):" then "#   <case>: <why>" lines).
+report_section() { # KTAP NAME
+	[ -f "$1" ] || return 0
+	awk -v h="# $2 (" 'index($0, h) == 1 { on = 1; next }
+		on && /^#   / { sub(/^#   /, ""); print; next }
+		{ on = 0 }' "$1"
+}
+if [ -n "$cases_from" ]; then
+	ktap=$cases_from
+	[ -d "$ktap" ] && ktap=$ktap/ktap.txt
+	[ -r "$ktap" ] || fatal "--cases-from $cases_from: no ktap.txt there (a step's DIR/perfconf-results/<commit>)"
+	bins=$({ report_section "$ktap" regressions; report_section "$ktap" "new failures"; } |
+		sed -n 's|^\([a-z0-9_]*/[A-Za-z0-9_]*\):.*|\1|p' | sort -u || true)
+	[ -n "$bins" ] || fatal "--cases-from $cases_from: no regression or new failure in its report"
+	for b in $bins; do runner+=(-t "$b"); done
+	echo "bisect-kernel: --cases-from $cases_from: $(echo $bins)" >&2
+fi
 frag=$src/runners/vm/kernel.config
 [ -r "$frag" ] || fatal "$frag missing"
 obj=${obj:-$PWD/.perfconf-build}
@@ -88,12 +117,16 @@ pkgs="make gcc flex bison bc libelf-dev libssl-dev cpio xz-utils"
 # shellcheck disable=SC2086
 sh "$src/scripts/apt-install.sh" -p bisect-kernel $pkgs || fatal "build dependencies missing"
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo worktree)
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo worktree)
 logs=$obj/perfconf-logs
+results=$obj/perfconf-results/$commit
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 k=(make -s -j"$jobs" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross})
+step() { # LINE: the step's one line, on stderr and in steps.txt
+	echo "bisect-kernel: $commit $*" | tee -a "$logs/steps.txt" >&2
+}
 cannot() { # WHY: this commit cannot be tested
-	echo "bisect-kernel: $commit: $*: skip (125)" >&2
+	step "$*: skip (125)"
 	exit 125
 }
 trap 'exit 130' INT
@@ -126,28 +159,43 @@ t1=$(date +%s.%N)
 vmcmd=("$src/runners/vm/vm.sh")
 [ -x "$src/build/perfconf" ] && vmcmd=("$src/build/perfconf" vm)
 rc=0
-VM_INITRAMFS=$obj/perfconf-$arch.cpio PERFCONF_SOURCE=$src "${vmcmd[@]}" --kernel "$image" --arch "$arch" --config "$obj/.config" \
+rm -rf "$results" && mkdir -p "$results"
+VM_RESULTS=$results.tmp VM_INITRAMFS=$obj/perfconf-$arch.cpio PERFCONF_SOURCE=$src \
+	"${vmcmd[@]}" --kernel "$image" --arch "$arch" --config "$obj/.config" \
 	${baseline:+--baseline "$baseline"} -- "${runner[@]}" >"$logs/$commit.vm.log" 2>&1 || rc=$?
 t2=$(date +%s.%N)
+# boot.sh names the directory after the guest's id: there is one.
+for d in "$results.tmp"/*/; do [ -d "$d" ] && cp -a "$d/." "$results/"; done
+rm -rf "$results.tmp"
 grep -E '^(target|[a-z0-9_]+-custom) ' "$logs/$commit.vm.log" | sed 's/^/bisect-kernel:   /' >&2 || true
+boot=$(sed -n 's/^boot_s=//p' "$results/vm.txt" 2>/dev/null)
+times="build $(secs "$t0" "$t1") s, boot+suite $(secs "$t1" "$t2") s (boot ${boot:--} s)"
 
 if [ -n "$save" ] && [ "$rc" -le 1 ]; then
-	res=$(sed -n 's/^vm: results in //p' "$logs/$commit.vm.log" | tail -n 1)
-	if [ -n "$res" ] && [ -f "$src/$res/results.txt" ]; then
-		cp "$src/$res/results.txt" "$save"
+	if [ -f "$results/results.txt" ]; then
+		cp "$results/results.txt" "$save"
 		echo "bisect-kernel: $commit: results saved to $save" >&2
 	else
 		echo "bisect-kernel: $commit: no results.txt to save" >&2
 	fi
 fi
 
+# The verdict, and the case that decided it. A kernel complaint that no
+# binary of ours made (nor brought back when run alone) cannot be blamed on
+# the commit's perf code: skip.
+ktap=$results/ktap.txt
+complaints="KERNEL COMPLAINTS: the kernel warned or oopsed while the suite ran"
+first() { report_section "$ktap" "$1" | head -n 1; }
 case $rc in
-0) verdict=good ;;
-1) verdict=bad ;;
-*) verdict="cannot test (perfconf vm exit $rc, log: $logs/$commit.vm.log)" ;;
+0) step "$times: good" ;;
+1)
+	why=$(report_section "$ktap" "$complaints" | grep -Ev '^[a-z0-9_]+/[A-Za-z0-9_]+: |it came back running' | head -n 1 || true)
+	[ -z "$why" ] || cannot "$times: the kernel complained while no case of ours was to blame: $why"
+	why=$(first regressions)
+	[ -n "$why" ] || why=$(first "new failures")
+	[ -n "$why" ] || why=$(first "$complaints")
+	step "$times: bad: ${why:-see $logs/$commit.vm.log}"
+	;;
+*) cannot "$times: perfconf vm exit $rc ($(grep -E '^vm: |problems=' "$logs/$commit.vm.log" | tail -n 1))" ;;
 esac
-echo "bisect-kernel: $commit: build $(secs "$t0" "$t1") s, vm $(secs "$t1" "$t2") s: $verdict" >&2
-case $rc in
-0 | 1) exit "$rc" ;;
-*) exit 125 ;;
-esac
+exit "$rc"
