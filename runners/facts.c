@@ -461,6 +461,15 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 	strv_addf(out, "cap_user_time=%s", r == 0 ? "0" : r == 1 ? "1" : FACT_UNKNOWN);
 	r = in_child(perf_clock_child, NULL);
 	strv_addf(out, "perf_clock=%s", r == 0 ? "fine" : r == 1 ? "coarse" : FACT_UNKNOWN);
+	/* The timekeeping clocksource (tsc, kvm-clock, arch_sys_counter; jiffies: CLOCK_MONOTONIC steps at the tick) */
+	{
+		char *cs = read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource", NULL);
+
+		if (cs)
+			cs[strcspn(cs, "\n ")] = 0;
+		strv_addf(out, "clocksource=%s", cs && *cs ? cs : FACT_UNKNOWN);
+		free(cs);
+	}
 	/* THP: whether a MADV_HUGEPAGE region may get a huge page (always or madvise) */
 	bracketed("/sys/kernel/mm/transparent_hugepage/enabled", "never", buf, sizeof(buf));
 	strv_addf(out, "thp=%s", !strcmp(buf, FACT_UNKNOWN) ? buf : !strcmp(buf, "never") ? "no" : "yes");

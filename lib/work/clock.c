@@ -28,7 +28,7 @@ static int witness_read(struct pc_perf_clock *c)
 	return 0;
 }
 
-int pc_event_clock_open(struct pc_perf_clock *c, const struct perfconf_attr *attr)
+int pc_perf_clock_open_for(struct pc_perf_clock *c, const struct perfconf_attr *attr)
 {
 	if (!attr->use_clockid)
 		return pc_perf_clock_open(c);

@@ -47,7 +47,7 @@ int pc_perf_clock_open(struct pc_perf_clock *c);
  * or with use_clockid attr->clockid, read with clock_gettime(): it may be
  * coarse too (CLOCK_MONOTONIC on a jiffies clocksource steps at the tick).
  */
-int pc_event_clock_open(struct pc_perf_clock *c, const struct perfconf_attr *attr);
+int pc_perf_clock_open_for(struct pc_perf_clock *c, const struct perfconf_attr *attr);
 /*
  * Spin until perf time has advanced since this call began (read at its
  * start, then after each short spin): 0, or -ETIME when it stood still for

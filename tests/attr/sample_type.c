@@ -358,7 +358,7 @@ static void faults_around_a_sleep(struct __test_metadata *_metadata, struct pc_c
 
 	ASSERT_ERRNO(0, -pc_capture_open(cap, attr, 0, -1));
 	ASSERT_EQ(0, pc_faults_map(f, 9));
-	ASSERT_EQ(0, pc_event_clock_open(&clk, attr));
+	ASSERT_EQ(0, pc_perf_clock_open_for(&clk, attr));
 	mono[0] = mono_ns();
 	usleep(1);
 	ASSERT_EQ(1, pc_faults_next_paced(f, 1, &clk));
