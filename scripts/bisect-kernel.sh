@@ -34,7 +34,8 @@
 # each later step only runs olddefconfig, so an unchanged tree rebuilds
 # nothing and a changed file recompiles only what depends on it.
 # Logs: DIR/perfconf-logs/<commit>.{build,vm}.log; results:
-# DIR/perfconf-results/<commit>/ (results.txt, ktap.txt with the verdicts).
+# DIR/perfconf-results/<commit>/ (results.txt, ktap.txt with the verdicts);
+# a commit tested again gets <commit>.2, and so on.
 # One line per step on stderr, and appended to DIR/perfconf-logs/steps.txt:
 #   bisect-kernel: <commit> build N s, boot+suite N s (boot N s): bad: <case>: <why>
 # naming the first regression or new failure, or why the step was skipped.
@@ -119,11 +120,17 @@ sh "$src/scripts/apt-install.sh" -p bisect-kernel $pkgs || fatal "build dependen
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo worktree)
 logs=$obj/perfconf-logs
-results=$obj/perfconf-results/$commit
+# A commit tested again (another selection, a rerun) keeps the earlier files: <commit>.2, ...
+step_id=$commit
+for i in $(seq 2 99); do
+	[ -e "$obj/perfconf-results/$step_id" ] || break
+	step_id=$commit.$i
+done
+results=$obj/perfconf-results/$step_id
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 k=(make -s -j"$jobs" O="$obj" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross})
 step() { # LINE: the step's one line, on stderr and in steps.txt
-	echo "bisect-kernel: $commit $*" | tee -a "$logs/steps.txt" >&2
+	echo "bisect-kernel: $step_id $*" | tee -a "$logs/steps.txt" >&2
 }
 cannot() { # WHY: this commit cannot be tested
 	step "$*: skip (125)"
@@ -141,7 +148,7 @@ stamp="$base $(md5sum <"$frag" | cut -d' ' -f1) $arch"
 			scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$frag" &&
 			echo "$stamp" >"$obj/.perfconf-config"
 	fi && "${k[@]}" olddefconfig
-} >"$logs/$commit.build.log" 2>&1 || cannot "configuring failed (log: $logs/$commit.build.log)"
+} >"$logs/$step_id.build.log" 2>&1 || cannot "configuring failed (log: $logs/$step_id.build.log)"
 
 # 2. The build: x86_64 boots vmlinux by PVH when the config has it.
 case $arch in
@@ -151,8 +158,8 @@ x86_64)
 	;;
 arm64) goal=Image image=$obj/arch/arm64/boot/Image ;;
 esac
-"${k[@]}" "$goal" >>"$logs/$commit.build.log" 2>&1 ||
-	{ grep -E 'error|Error' "$logs/$commit.build.log" | head -n 5 >&2; cannot "the build failed (log: $logs/$commit.build.log)"; }
+"${k[@]}" "$goal" >>"$logs/$step_id.build.log" 2>&1 ||
+	{ grep -E 'error|Error' "$logs/$step_id.build.log" | head -n 5 >&2; cannot "the build failed (log: $logs/$step_id.build.log)"; }
 t1=$(date +%s.%N)
 
 # 3. Boot and run: perfconf vm, through the runner when it is built.
@@ -162,12 +169,12 @@ rc=0
 rm -rf "$results" && mkdir -p "$results"
 VM_RESULTS=$results.tmp VM_INITRAMFS=$obj/perfconf-$arch.cpio PERFCONF_SOURCE=$src \
 	"${vmcmd[@]}" --kernel "$image" --arch "$arch" --config "$obj/.config" \
-	${baseline:+--baseline "$baseline"} -- "${runner[@]}" >"$logs/$commit.vm.log" 2>&1 || rc=$?
+	${baseline:+--baseline "$baseline"} -- "${runner[@]}" >"$logs/$step_id.vm.log" 2>&1 || rc=$?
 t2=$(date +%s.%N)
 # boot.sh names the directory after the guest's id: there is one.
 for d in "$results.tmp"/*/; do [ -d "$d" ] && cp -a "$d/." "$results/"; done
 rm -rf "$results.tmp"
-grep -E '^(target|[a-z0-9_]+-custom) ' "$logs/$commit.vm.log" | sed 's/^/bisect-kernel:   /' >&2 || true
+grep -E '^(target|[a-z0-9_]+-custom) ' "$logs/$step_id.vm.log" | sed 's/^/bisect-kernel:   /' >&2 || true
 boot=$(sed -n 's/^boot_s=//p' "$results/vm.txt" 2>/dev/null)
 times="build $(secs "$t0" "$t1") s, boot+suite $(secs "$t1" "$t2") s (boot ${boot:--} s)"
 
@@ -194,8 +201,8 @@ case $rc in
 	why=$(first regressions)
 	[ -n "$why" ] || why=$(first "new failures")
 	[ -n "$why" ] || why=$(first "$complaints")
-	step "$times: bad: ${why:-see $logs/$commit.vm.log}"
+	step "$times: bad: ${why:-see $logs/$step_id.vm.log}"
 	;;
-*) cannot "$times: perfconf vm exit $rc ($(grep -E '^vm: |problems=' "$logs/$commit.vm.log" | tail -n 1))" ;;
+*) cannot "$times: perfconf vm exit $rc ($(grep -E '^vm: |problems=' "$logs/$step_id.vm.log" | tail -n 1))" ;;
 esac
 exit "$rc"

@@ -22,9 +22,10 @@
 # `history` below: harmless ones (comments, subsystems the tinyconfig build
 # does not compile), one whose effect a fact explains (the BPF JIT off by
 # default: the runner's fact bpf_jit changes, and the cases that depend on
-# it are not judged: it must not be blamed), and the planted regression
-# (perf_event_open() refuses a sample_period with bit 63 set with ERANGE,
-# where the ABI says EINVAL). The last is perfconf/bad.
+# it are not judged: it must not be blamed), one that does not build (and
+# the next that mends it: a step there is skipped, 125), and the planted
+# regression (perf_event_open() refuses a sample_period with bit 63 set
+# with ERANGE, where the ABI says EINVAL). The last is perfconf/bad.
 #
 # Each step prints its line (bisect-kernel.sh: commit, build seconds, boot
 # and suite seconds, the verdict and the case that decided it); each bisect
@@ -106,6 +107,8 @@ history() {
 	edit 's/^int bpf_jit_enable   __read_mostly = IS_BUILTIN\(CONFIG_BPF_JIT_DEFAULT_ON\);/int bpf_jit_enable   __read_mostly;/m' \
 		kernel/bpf/core.c "bpf: the JIT is off until net.core.bpf_jit_enable turns it on"
 	note sound/core/init.c "End of the sound core."
+	edit 's/\z/#error "a half-done change"\n/' kernel/events/ring_buffer.c "perf/core: a half-done change (it does not build)"
+	edit 's/#error "a half-done change"\n\z//' kernel/events/ring_buffer.c "perf/core: the half-done change undone"
 	note kernel/events/ring_buffer.c "End of the ring buffer."
 	note tools/perf/builtin-record.c "End of perf record."
 	note net/ipv4/tcp.c "End of tcp.c."
@@ -147,6 +150,7 @@ fails=0
 steps_since() {
 	tail -n +"$((mark + 1))" "$steps" | while IFS= read -r l; do
 		c=$(echo "$l" | awk '{ print $2 }')
+		c=${c%%.*}	# <commit>.2: tested again
 		printf '  %s  %s\n' "$(g log --format='%<(44,trunc)%s' -1 "$c" 2>/dev/null)" "${l#bisect-kernel: }"
 	done
 	mark=$(wc -l <"$steps")
@@ -196,6 +200,7 @@ step() {
 for arch in "${arches[@]}"; do
 	t_arch=$(now)
 	obj=$dir/build-$arch
+	rm -rf "$obj/perfconf-logs" "$obj/perfconf-results"	# this run's steps only
 	mkdir -p "$obj/perfconf-logs"
 	steps=$obj/perfconf-logs/steps.txt
 	touch "$steps"

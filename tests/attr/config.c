@@ -101,16 +101,17 @@ static uint64_t thread_cpu_ns(void)
  * The clocks count nanoseconds of this task: no more than the wall time
  * that passed, and at least half the CPU time the kernel measured for this
  * thread around the same window (a clock in microseconds is 1000x short).
- * They count in perf's clock, whose step may be a tick (work/clock.h): a
- * window's count is off by less than a step at each end, so the window
- * lasts 20 steps at least and the upper bound allows 2.
+ * They count in perf's clock and the wall is read on CLOCK_MONOTONIC,
+ * either of which may step at the tick (work/clock.h): a window's count is
+ * off by less than pc_perf_clock_error at each end, so the window lasts 20
+ * of those at least and the upper bound allows 2.
  */
 TEST(clocks_count_nanoseconds)
 {
 	struct perfconf_attr cpu = pc_attr_sw(PERF_COUNT_SW_CPU_CLOCK);
 	struct perfconf_attr task = pc_attr_sw(PERF_COUNT_SW_TASK_CLOCK);
 	uint64_t cpu_ns = 0, task_ns = 0, step = 0;
-	ASSERT_EQ(0, pc_perf_clock_step(&step));
+	ASSERT_EQ(0, pc_perf_clock_error(&step));
 	int fds[2] = { pc_open(&cpu, 0, -1, -1, PERF_FLAG_FD_CLOEXEC),
 		       pc_open(&task, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) };
 
@@ -130,8 +131,8 @@ TEST(clocks_count_nanoseconds)
 	EXPECT_LT(0, cpu_ns);
 	EXPECT_LT(0, task_ns);
 	/* A little slack for the two clocks' different sources. */
-	EXPECT_GE(wall + wall / 100 + 100000 + 2 * step, cpu_ns) TH_LOG("perf's clock steps by %llu ns", (unsigned long long)step);
-	EXPECT_GE(wall + wall / 100 + 100000 + 2 * step, task_ns) TH_LOG("perf's clock steps by %llu ns", (unsigned long long)step);
+	EXPECT_GE(wall + wall / 100 + 100000 + 2 * step, cpu_ns) TH_LOG("the clocks' error: %llu ns at each end", (unsigned long long)step);
+	EXPECT_GE(wall + wall / 100 + 100000 + 2 * step, task_ns) TH_LOG("the clocks' error: %llu ns at each end", (unsigned long long)step);
 	EXPECT_LE(on_cpu / 2, cpu_ns) TH_LOG("on a CPU for %llu ns", (unsigned long long)on_cpu);
 	EXPECT_LE(on_cpu / 2, task_ns) TH_LOG("on a CPU for %llu ns", (unsigned long long)on_cpu);
 	close(fds[1]);
