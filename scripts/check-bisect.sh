@@ -104,29 +104,34 @@ history() {
 	note mm/mmap.c "End of mmap.c."
 	note drivers/net/ethernet/intel/e1000/e1000_main.c "End of the e1000 driver."
 	note fs/open.c "End of open.c."
-	edit 's/^int bpf_jit_enable   __read_mostly = IS_BUILTIN\(CONFIG_BPF_JIT_DEFAULT_ON\);/int bpf_jit_enable   __read_mostly;/m' \
-		kernel/bpf/core.c "bpf: the JIT is off until net.core.bpf_jit_enable turns it on"
 	note sound/core/init.c "End of the sound core."
-	edit 's/\z/#error "a half-done change"\n/' kernel/events/ring_buffer.c "perf/core: a half-done change (it does not build)"
-	edit 's/#error "a half-done change"\n\z//' kernel/events/ring_buffer.c "perf/core: the half-done change undone"
 	note kernel/events/ring_buffer.c "End of the ring buffer."
 	note tools/perf/builtin-record.c "End of perf record."
+	edit 's/^int bpf_jit_enable   __read_mostly = IS_BUILTIN\(CONFIG_BPF_JIT_DEFAULT_ON\);/int bpf_jit_enable   __read_mostly;/m' \
+		kernel/bpf/core.c "bpf: the JIT is off until net.core.bpf_jit_enable turns it on"
 	note net/ipv4/tcp.c "End of tcp.c."
-	edit 's/(if \(attr\.sample_period & \(1ULL << 63\)\)\n\t+return -)EINVAL;/${1}ERANGE;/' \
-		kernel/events/core.c "perf/core: a sample_period with bit 63 set is out of range"
 	note kernel/sched/core.c "End of the scheduler core."
 	note lib/string.c "End of string.c."
+	edit 's/\z/#error "a half-done change"\n/' kernel/events/ring_buffer.c "perf/core: a half-done change (it does not build)"
+	edit 's/#error "a half-done change"\n\z//' kernel/events/ring_buffer.c "perf/core: the half-done change undone"
 	note Documentation/userspace-api/index.rst "A note at the end of the index."
+	edit 's/(if \(attr\.sample_period & \(1ULL << 63\)\)\n\t+return -)EINVAL;/${1}ERANGE;/' \
+		kernel/events/core.c "perf/core: a sample_period with bit 63 set is out of range"
 	note kernel/events/callchain.c "End of callchain.c."
 	note MAINTAINERS "End of MAINTAINERS."
 }
-# The stamp: the tarball and this function's text. Another stamp, another
-# tree (and build directories: their objects are the old tree's).
-stamp="$(basename "$tarball") $(stat -c %s "$tarball") $(declare -f history note edit commit | md5sum | cut -d' ' -f1)"
+# The stamp: the tarball, then this history's text. Another stamp, another
+# tree; another tarball, new build directories too (its files keep the
+# tarball's times, which may be older than the objects built from the
+# last). Files the history changes are written anew, so objects built
+# before are never taken for theirs.
+stamp="$(basename "$tarball") $(stat -c %s "$tarball")
+$(declare -f history note edit commit | md5sum | cut -d' ' -f1)"
 if [ "$(cat "$dir/linux.stamp" 2>/dev/null)" != "$stamp" ] || ! g rev-parse -q --verify perfconf/bad >/dev/null; then
 	t0=$(now)
 	say "making the history in $tree from $tarball"
-	rm -rf "$tree" "$dir"/build-* "$dir/linux.stamp"
+	[ "$(head -n 1 "$dir/linux.stamp" 2>/dev/null)" = "$(echo "$stamp" | head -n 1)" ] || rm -rf "$dir"/build-*
+	rm -rf "$tree" "$dir/linux.stamp"
 	mkdir -p "$tree"
 	tar -xf "$tarball" -C "$tree" --strip-components=1 || die "cannot unpack $tarball"
 	g init -q
