@@ -89,21 +89,12 @@ if [ -n "$baseline" ]; then
 	[ -r "$baseline" ] || fatal "--baseline $baseline: not readable"
 	baseline=$(cd "$(dirname "$baseline")" && pwd)/$(basename "$baseline")
 fi
-# The first lines of the report sections NAME in a KTAP file (the runner's
-# summary: "# regressions (N):" then "#   <case>: <why>" lines).
-report_section() { # KTAP NAME
-	[ -f "$1" ] || return 0
-	awk -v h="# $2 (" 'index($0, h) == 1 { on = 1; next }
-		on && /^#   / { sub(/^#   /, ""); print; next }
-		{ on = 0 }' "$1"
-}
 if [ -n "$cases_from" ]; then
 	ktap=$cases_from
 	[ -d "$ktap" ] && ktap=$ktap/ktap.txt
 	[ -r "$ktap" ] || fatal "--cases-from $cases_from: no ktap.txt there (a step's DIR/perfconf-results/<commit>)"
-	bins=$({ report_section "$ktap" regressions; report_section "$ktap" "new failures"; } |
-		sed -n 's|^\([a-z0-9_]*/[A-Za-z0-9_]*\):.*|\1|p' | sort -u || true)
-	[ -n "$bins" ] || fatal "--cases-from $cases_from: no regression or new failure in its report"
+	bins=$("$src/scripts/bisect-verdict.sh" binaries "$ktap") ||
+		fatal "--cases-from $cases_from: no regression or new failure in its report"
 	for b in $bins; do runner+=(-t "$b"); done
 	echo "bisect-kernel: --cases-from $cases_from: $(echo $bins)" >&2
 fi
@@ -187,22 +178,14 @@ if [ -n "$save" ] && [ "$rc" -le 1 ]; then
 	fi
 fi
 
-# The verdict, and the case that decided it. A kernel complaint that no
-# binary of ours made (nor brought back when run alone) cannot be blamed on
-# the commit's perf code: skip.
-ktap=$results/ktap.txt
-complaints="KERNEL COMPLAINTS: the kernel warned or oopsed while the suite ran"
-first() { report_section "$ktap" "$1" | head -n 1; }
-case $rc in
-0) step "$times: good" ;;
-1)
-	why=$(report_section "$ktap" "$complaints" | grep -Ev '^[a-z0-9_]+/[A-Za-z0-9_]+: |it came back running' | head -n 1 || true)
-	[ -z "$why" ] || cannot "$times: the kernel complained while no case of ours was to blame: $why"
-	why=$(first regressions)
-	[ -n "$why" ] || why=$(first "new failures")
-	[ -n "$why" ] || why=$(first "$complaints")
-	step "$times: bad: ${why:-see $logs/$step_id.vm.log}"
+# The verdict, and the case that decided it (scripts/bisect-verdict.sh).
+vrc=0
+verdict=$("$src/scripts/bisect-verdict.sh" verdict "$results/ktap.txt" "$rc") || vrc=$?
+case $vrc in
+0 | 1) step "$times: $verdict" ;;
+*)
+	[ "$rc" -le 1 ] || verdict="$verdict: $(grep -E '^vm: |problems=' "$logs/$step_id.vm.log" | tail -n 1)"
+	cannot "$times: ${verdict#cannot test: } (log: $logs/$step_id.vm.log)"
 	;;
-*) cannot "$times: perfconf vm exit $rc ($(grep -E '^vm: |problems=' "$logs/$step_id.vm.log" | tail -n 1))" ;;
 esac
-exit "$rc"
+exit "$vrc"

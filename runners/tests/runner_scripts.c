@@ -2,8 +2,9 @@
 /*
  * The shell around the runner, on fakes: the VM matrix's private package
  * lists (runners/vm/apt.sh) on a mirror in a directory, a soak stopped
- * mid-run (scripts/soak.sh), and the kernel config fragment that
- * scripts/bisect-kernel.sh builds with (runners/vm/kernel.config).
+ * mid-run (scripts/soak.sh), the kernel config fragment that
+ * scripts/bisect-kernel.sh builds with (runners/vm/kernel.config) and what
+ * a bisect step's report makes of the commit (scripts/bisect-verdict.sh).
  */
 #include "perfconf.h"
 #include "fake.h"
@@ -188,6 +189,46 @@ TEST_F(scripts, kernel_fragment_carries_tests_config)
 			"o=${o%%=y}; grep -qx \"$o=y\" runners/vm/kernel.config || "
 			"grep -q \"^#.*[ (]${o#CONFIG_}\\b\" runners/vm/kernel.config || echo \"missing $o\"; done"));
 	EXPECT_STREQ("", self->out);
+}
+
+/* A report's tail as the runner writes it (runners/report.c), into $TREE/ktap.txt. */
+#define REPORT(sections) "printf \"%%s\\n\" \"ok 1 attr/a\" " sections " \"5 passed, 1 failed\" >$TREE/ktap.txt"
+#define VERDICT(rc) "; scripts/bisect-verdict.sh verdict $TREE/ktap.txt " #rc
+#define COMPLAINTS "\"# KERNEL COMPLAINTS: the kernel warned or oopsed while the suite ran (1):\" "
+
+/*
+ * A step is bad for the first regression, named; a kernel complaint that a
+ * binary of ours made is bad too; one that no binary made, or that none
+ * brought back when run alone, is no verdict on the commit: 125. The
+ * runner's other exits cannot be judged either.
+ */
+TEST_F(scripts, bisect_step_blames_only_what_a_case_showed)
+{
+	EXPECT_EQ(0, sh(&self->t, &self->out, REPORT("\"# regressions (2):\" "
+		"\"#   attr/sample_period:global.bit63_is_refused: expected PASS, observed FAIL\" "
+		"\"#   errors/einval:global.x: expected EINVAL, observed ERANGE\" \"# fixed (1):\" \"#   abi/y:global.z\"")
+		VERDICT(1) " && exit 9; echo rc=$?; scripts/bisect-verdict.sh binaries $TREE/ktap.txt"));
+	EXPECT_STREQ("bad: attr/sample_period:global.bit63_is_refused: expected PASS, observed FAIL\nrc=1\n"
+		     "attr/sample_period\nerrors/einval\n", self->out);
+
+	EXPECT_EQ(1, sh(&self->t, &self->out, REPORT(COMPLAINTS "\"#   record/throttle: WARNING at kernel/events/core.c:123\"")
+		VERDICT(1)));
+	EXPECT_STREQ("bad: record/throttle: WARNING at kernel/events/core.c:123\n", self->out);
+
+	EXPECT_EQ(1, sh(&self->t, &self->out, REPORT(COMPLAINTS "\"#   WARNING at mm/x.c:9, while attr/a ran; it came back running attr/a alone\"")
+		VERDICT(1)));
+	EXPECT_STREQ("bad: WARNING at mm/x.c:9, while attr/a ran; it came back running attr/a alone\n", self->out);
+
+	EXPECT_EQ(125, sh(&self->t, &self->out, REPORT("\"# regressions (1):\" \"#   attr/a:global.b: expected PASS, observed FAIL\" "
+		COMPLAINTS "\"#   BUG at fs/y.c:3, while no binary ran\"") VERDICT(1)));
+	EXPECT_STREQ("cannot test: the kernel complained with no case of ours to blame: BUG at fs/y.c:3, while no binary ran\n",
+		     self->out);
+
+	EXPECT_EQ(0, sh(&self->t, &self->out, REPORT("") VERDICT(0)));
+	EXPECT_STREQ("good\n", self->out);
+	EXPECT_EQ(125, sh(&self->t, &self->out, REPORT("") VERDICT(3)));
+	EXPECT_STREQ("cannot test: perfconf vm exit 3\n", self->out);
+	EXPECT_EQ(1, sh(&self->t, &self->out, REPORT("") "; scripts/bisect-verdict.sh binaries $TREE/ktap.txt"));
 }
 
 TEST_HARNESS_MAIN
