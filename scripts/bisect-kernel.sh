@@ -150,7 +150,7 @@ x86_64)
 arm64) goal=Image image=$obj/arch/arm64/boot/Image ;;
 esac
 "${k[@]}" "$goal" >>"$logs/$step_id.build.log" 2>&1 ||
-	{ grep -E 'error|Error' "$logs/$step_id.build.log" | head -n 5 >&2; cannot "the build failed (log: $logs/$step_id.build.log)"; }
+	{ grep -E 'error|Error' "$logs/$step_id.build.log" | head -n 5 >&2; cannot "build $(secs "$t0" "$(date +%s.%N)") s: the build failed (log: $logs/$step_id.build.log)"; }
 t1=$(date +%s.%N)
 
 # 3. Boot and run: perfconf vm, through the runner when it is built.
