@@ -44,9 +44,9 @@
 # failure), 125 the commit cannot be tested (the build fails, the kernel
 # does not boot or run the suite to the end, the guest's runner has a setup
 # error, the kernel warned or oopsed while no binary of ours ran or with no
-# binary to blame), 200 a setup error that no commit can fix (bad option,
-# not a kernel tree, missing packages): any exit of 128 or more stops the
-# bisection.
+# binary to blame; scripts/bisect-verdict.sh reads the report), 200 a
+# setup error that no commit can fix (bad option, not a kernel tree,
+# missing packages): any exit of 128 or more stops the bisection.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
