@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -479,6 +480,10 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 		int el = pc_hw_arm64_kernel_el(&why);
 
 		strv_addf(out, "kernel_el=%s", el ? (snprintf(buf, sizeof(buf), "%d", el), buf) : FACT_UNKNOWN);
+#ifdef __aarch64__	/* a 32-bit runner's AT_HWCAP holds the compat bits */
+		/* SVE, by the kernel's HWCAP_SVE (bit 22): the register VG exists with it only */
+		strv_addf(out, "sve=%s", getauxval(AT_HWCAP) & (1UL << 22) ? "yes" : "no");
+#endif
 	}
 	strv_addf(out, "rootfs=%s", probe_rootfs());
 	/* The BPF JIT: whether a loaded program gets kernel symbols (on, off; none without the sysctl) */

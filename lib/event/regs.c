@@ -69,6 +69,7 @@ static const struct pc_regs_arch arch = {
 	.gprs = (1ULL << 33) - 1,
 	.reserved = ~((1ULL << 33) - 1) & ~VG,
 	.extended = VG,
+	.extended_fact = "sve",
 	.ip = 32,
 	.sp = 31,
 };

@@ -40,6 +40,11 @@ struct pc_regs_arch {
 	 * the SVE vector granule). Software events are not such PMUs.
 	 */
 	uint64_t extended;
+	/*
+	 * The fact those registers exist by, or NULL: aarch64's VG with SVE
+	 * only (perf_reg_validate() refuses it, EINVAL, without).
+	 */
+	const char *extended_fact;
 	unsigned int ip;	/* PERF_REG_X86_IP, PERF_REG_ARM64_PC */
 	unsigned int sp;	/* PERF_REG_X86_SP, PERF_REG_ARM64_SP */
 	/*
