@@ -183,7 +183,9 @@ bisect() {
 		say "$arch, $name: FAILED: found ${found:0:12} ($(g log --format=%s -1 "$found" 2>/dev/null || echo nothing)), not the planted ${planted:0:12}; log: $log"
 		fails=$((fails + 1))
 	fi
-	grep -q "^# skip" "$dir/$arch-bisect-$name.gitlog" && say "$arch, $name: skipped: $(grep -c '^# skip' "$dir/$arch-bisect-$name.gitlog") commits (their reasons above)"
+	local skipped
+	skipped=$(grep -c '^# skip' "$dir/$arch-bisect-$name.gitlog" || true)
+	[ "$skipped" = 0 ] || say "$arch, $name: commits skipped: $skipped (why: their lines above)"
 	return 0
 }
 # COMMIT WANT BISECT-KERNEL-OPTIONS...: one step outside a bisection; its
