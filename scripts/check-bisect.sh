@@ -151,7 +151,7 @@ explained=$(g rev-parse perfconf/explained)
 # --- one arch ----------------------------------------------------------------
 
 fails=0
-# SUBJECT: the steps.txt lines written since mark, each with its commit's subject.
+# The steps.txt lines written since mark, each after its commit's subject.
 steps_since() {
 	tail -n +"$((mark + 1))" "$steps" | while IFS= read -r l; do
 		c=$(echo "$l" | awk '{ print $2 }')
