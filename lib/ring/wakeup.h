@@ -27,7 +27,9 @@ int pc_pollin(int fd);
  * this task with a ring of 1 + 2^pages_log2 pages. Each step faults one
  * page, polls, then drains the ring so that it never fills. A rehearsal
  * of one step on a throwaway event comes first, so that the code, stack
- * and heap pages the loop goes through are already there. The pattern goes
+ * and heap pages the loop goes through are already there, and the pattern
+ * is written before it (a calloc'd one may lie on a page never written,
+ * whose first write would be one more sample). The pattern goes
  * into pattern[steps + 1] and the event's count into *count (== steps
  * when every sample was a step's).
  * Returns 0 or -errno.
