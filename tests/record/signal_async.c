@@ -21,6 +21,18 @@
  * (SI_KERNEL). F_SETOWN_EX with F_OWNER_TID sends to that thread alone
  * (PIDTYPE_PID). The same in 5.10 and 6.1.
  *
+ * The signal does not need a ring: an event never mapped sends one per
+ * overflow all the same (perf_event_tests overflow_requires_mmap; before
+ * 3.0 it sent none). It does not need the descriptor either: close() of
+ * the fd while the ring is still mapped leaves the event alive (the
+ * mapping holds the file), counting, writing its records and signalling
+ * with the old fd number in si_fd (perf_event_tests signal_after_close);
+ * unmapping the ring then releases it, and the signals stop.
+ * __perf_event_overflow() queues the signal whenever the fd has a fasync
+ * entry, rb or not (line 9950); fasync entries are dropped in __fput()
+ * (fs/file_table.c), which runs only when the last reference, here the
+ * vma's vm_file, goes.
+ *
  * Measured with this task's user-mode page faults, one sample each.
  */
 #include "perfconf.h"
@@ -31,8 +43,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "ring/ring.h"
 #include "work/faults.h"
 #include "work/measure.h"
 
@@ -291,6 +305,140 @@ TEST(refresh_hup_band)
 	EXPECT_EQ(0, pc_signals_take(sig, 64, &si));
 	EXPECT_EQ(2, pc_count_of(cap.fd));
 	pc_capture_close(&cap);
+	pc_faults_unmap(&f);
+}
+
+/*
+ * STEPS faults, one at a time, each followed by exactly one `sig` with
+ * POLL_IN and si_fd `fd`; `when` names the phase in the messages.
+ */
+static void expect_one_signal_each(struct __test_metadata *_metadata, struct pc_faults *f, int sig,
+				   int fd, const char *when)
+{
+	siginfo_t si;
+
+	for (int i = 0; i < STEPS; i++) {
+		pc_faults_next(f, 1);
+		int n = pc_signals_wait(sig, 1, 64, &si);
+
+		EXPECT_EQ(1, n) TH_LOG("%s: signals after fault %d", when, i + 1);
+		if (n != 1)
+			continue;
+		EXPECT_EQ(POLL_IN, si.si_code) TH_LOG("%s", when);
+		EXPECT_EQ(fd, si.si_fd) TH_LOG("%s", when);
+	}
+}
+
+/*
+ * An event whose ring is never mapped: one signal per overflow, POLL_IN,
+ * with its fd, and the count is the faults'. (The control, with a ring:
+ * one_signal_per_overflow.)
+ */
+TEST(signals_without_a_ring)
+{
+	struct perfconf_attr attr = fault_sampler();
+	struct f_owner_ex ex = { .type = F_OWNER_PID, .pid = getpid() };
+	int sig = sig_of(1);
+	struct pc_faults f;
+	siginfo_t si;
+	int fd;
+
+	REQUIRE_IRQ_WORK_PROMPT();
+	block(sig);
+	ASSERT_EQ(0, pc_faults_map(&f, STEPS + 4));
+	fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	pc_faults_next(&f, 1);
+	ASSERT_EQ(0, set_async(fd, &ex, sig));
+	ASSERT_EQ(0, pc_enable(fd));
+	expect_one_signal_each(_metadata, &f, sig, fd, "no ring");
+	ASSERT_EQ(0, pc_disable(fd));
+	EXPECT_EQ(STEPS, pc_count_of(fd));
+	pc_faults_next(&f, 2);
+	EXPECT_EQ(0, pc_signals_take(sig, 64, &si)) TH_LOG("a signal from a disabled event");
+	close(fd);
+	pc_faults_unmap(&f);
+}
+
+/* The sample addresses the ring holds from tail to head, into addr[max], consumed; how many, or -1. */
+static int ring_addrs(struct pc_ring *r, uint64_t *addr, int max)
+{
+	size_t len;
+	int n = 0;
+	const void *rec;
+
+	while ((rec = pc_ring_next(r, &len, NULL))) {
+		const struct perf_event_header *h = rec;
+
+		if (h->type != PERF_RECORD_SAMPLE || len != 16 || n == max)
+			return -1;
+		addr[n++] = *(const uint64_t *)(h + 1);
+	}
+	pc_ring_consume(r);
+	return n;
+}
+
+/*
+ * STEPS faults of f: as many signals (POLL_IN, si_fd fd) as samples in
+ * the ring, and the faults' addresses among them, in order. (A forked
+ * case's first touch of a page the harness shares may be one more fault:
+ * counted, it has its sample and its signal too.)
+ */
+static void expect_sampled_and_signalled(struct __test_metadata *_metadata, struct pc_faults *f,
+					 struct pc_ring *r, int sig, int fd, const char *when)
+{
+	uint64_t addr[64];
+	size_t first = f->next, k = 0;
+	siginfo_t si = { 0 };
+	int n, samples;
+
+	pc_faults_next(f, STEPS);
+	n = pc_signals_wait(sig, STEPS, 64, &si);
+	samples = ring_addrs(r, addr, 64);
+	ASSERT_LE(STEPS, samples) TH_LOG("%s: samples of %d faults", when, STEPS);
+	EXPECT_EQ(samples, n) TH_LOG("%s: signals for %d samples", when, samples);
+	EXPECT_EQ(POLL_IN, si.si_code) TH_LOG("%s", when);
+	EXPECT_EQ(fd, si.si_fd) TH_LOG("%s", when);
+	for (int i = 0; i < samples && k < STEPS; i++)
+		if (addr[i] == pc_faults_addr(f, first + k))
+			k++;
+	EXPECT_EQ(STEPS, k) TH_LOG("%s: the faults' samples in order", when);
+}
+
+/*
+ * close() of the fd while the ring is mapped: STEPS more faults are
+ * sampled into the ring, each sample signalled with the closed fd's
+ * number in si_fd (the control: the STEPS before close, the same). Then
+ * the munmap of the ring releases the event: 2 more faults, no signal.
+ */
+TEST(signals_after_close)
+{
+	struct perfconf_attr attr = fault_sampler();
+	struct f_owner_ex ex = { .type = F_OWNER_PID, .pid = getpid() };
+	int sig = sig_of(1);
+	struct pc_faults f;
+	struct pc_ring r;
+	siginfo_t si;
+	int fd;
+
+	REQUIRE_IRQ_WORK_PROMPT();
+	block(sig);
+	ASSERT_EQ(0, pc_faults_map(&f, 2 * STEPS + 8));
+	fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	ASSERT_ERRNO(0, -pc_ring_map(&r, fd, 2, PC_RING_READWRITE));
+	pc_faults_next(&f, 1);
+	(void)pc_ring_head(&r);
+	ASSERT_EQ(0, set_async(fd, &ex, sig));
+	ASSERT_EQ(0, pc_enable(fd));
+	expect_sampled_and_signalled(_metadata, &f, &r, sig, fd, "before close");
+	ASSERT_EQ(0, close(fd));
+	expect_sampled_and_signalled(_metadata, &f, &r, sig, fd, "after close");
+
+	pc_ring_unmap(&r);
+	pc_faults_next(&f, 2);
+	usleep(10000);
+	EXPECT_EQ(0, pc_signals_take(sig, 64, &si)) TH_LOG("a signal after the ring, the event's last reference, went");
 	pc_faults_unmap(&f);
 }
 
