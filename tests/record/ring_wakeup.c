@@ -20,8 +20,18 @@
  * POLL_IN on every overflow and, when the fd has O_ASYNC, queues the
  * signal whether or not the ring woke. The same in 5.10 and 6.1.
  *
+ * A wake-up at the watermark for a record that is no sample (a
+ * PERF_RECORD_SWITCH of a dummy event with context_switch, which never
+ * overflows) sends the O_ASYNC signal too, POLL_IN, since 6.10:
+ * perf_output_wakeup() (ring_buffer.c line 20) sets pending_kill =
+ * POLL_IN when the fd has a fasync entry, and the irq_work it queues sends
+ * it (selftests watermark_signal). Before that only poll() saw it: an
+ * observation (signalled=yes|no), pinned per kernel line. poll()'s POLLIN
+ * is asserted everywhere, and below the watermark neither comes.
+ *
  * Measured with this task's user-mode page faults at known addresses, one
- * 16-byte sample (PERF_SAMPLE_ADDR) per step, the ring drained after each.
+ * 16-byte sample (PERF_SAMPLE_ADDR) per step, the ring drained after each;
+ * the switch records with a sleep of this task.
  */
 #include "perfconf.h"
 #include "work/sigtrap.h"
@@ -156,6 +166,92 @@ TEST_F(global, a_signal_per_sample)
 {
 	REQUIRE_IRQ_WORK_PROMPT();
 	EXPECT_STREQ("1111111111", self->p.sig);
+}
+
+struct switch_wakeup {
+	int pollin;		/* POLLIN after the sleep */
+	int signals;		/* the signals taken */
+	siginfo_t si;		/* the last one's */
+	size_t switches;	/* PERF_RECORD_SWITCH records in the ring */
+	int fd;
+};
+
+/*
+ * A dummy event of this task with context_switch and wakeup_watermark
+ * `watermark` bytes, its ring of 1 + 4 pages, O_ASYNC to this process with
+ * F_SETSIG; the task sleeps 2 ms (a switch out and one in), then polls and
+ * takes the signals (waiting PC_SIGNALS_WAIT_MS for `want` of them).
+ */
+static void switch_wakeup_run(struct __test_metadata *_metadata, uint32_t watermark, int want,
+			      struct switch_wakeup *w)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_DUMMY);
+	int sig = SIGRTMIN + 3;
+	const void *rec;
+	struct pc_ring r;
+	sigset_t set;
+	size_t len;
+
+	memset(w, 0, sizeof(*w));
+	attr.context_switch = 1;
+	attr.watermark = 1;
+	attr.wakeup_watermark = watermark;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+	pc_signals_take(sig, INT_MAX, NULL);
+	w->fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(w->fd);
+	ASSERT_ERRNO(0, -pc_ring_map(&r, w->fd, 2, PC_RING_READWRITE));
+	ASSERT_EQ(0, fcntl(w->fd, F_SETOWN, getpid()));
+	ASSERT_EQ(0, fcntl(w->fd, F_SETSIG, sig));
+	ASSERT_EQ(0, fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) | O_ASYNC));
+	ASSERT_EQ(0, pc_enable(w->fd));
+	usleep(2000);
+	ASSERT_EQ(0, pc_disable(w->fd));
+	w->pollin = pc_pollin(w->fd);
+	w->signals = want ? pc_signals_wait(sig, want, 64, &w->si) : pc_signals_take(sig, 64, &w->si);
+	while ((rec = pc_ring_next(&r, &len, NULL)))
+		if (((const struct perf_event_header *)rec)->type == PERF_RECORD_SWITCH)
+			w->switches++;
+	pc_ring_unmap(&r);
+	close(w->fd);
+}
+
+/*
+ * wakeup_watermark 1: the first switch record crosses it. poll() reports
+ * POLLIN; whether a signal came too is the observation `signalled`
+ * (yes from 6.10 on), and one that came is POLL_IN with the event's fd.
+ */
+TEST(watermark_signals_a_switch_record)
+{
+	struct switch_wakeup w;
+
+	REQUIRE_IRQ_WORK_PROMPT();
+	switch_wakeup_run(_metadata, 1, 1, &w);
+	ASSERT_LE(2, w.switches) TH_LOG("switch records of a sleep");
+	EXPECT_TRUE(w.pollin) TH_LOG("poll() saw no wake-up at the watermark");
+	pc_observe("signalled", "%s", w.signals > 0 ? "yes" : "no");
+	if (w.signals > 0) {
+		EXPECT_EQ(POLL_IN, w.si.si_code);
+		EXPECT_EQ(w.fd, w.si.si_fd);
+	}
+}
+
+/*
+ * The control: wakeup_watermark 4096 bytes, which a sleep's few 8-byte
+ * switch records do not reach: no POLLIN, no signal.
+ */
+TEST(below_the_watermark_no_signal)
+{
+	struct switch_wakeup w;
+
+	REQUIRE_IRQ_WORK_PROMPT();
+	switch_wakeup_run(_metadata, 4096, 0, &w);
+	ASSERT_LE(2, w.switches) TH_LOG("switch records of a sleep");
+	ASSERT_GT(4096 / 8, w.switches) TH_LOG("so many switches that they reached the watermark");
+	EXPECT_FALSE(w.pollin) TH_LOG("POLLIN below the watermark");
+	EXPECT_EQ(0, w.signals) TH_LOG("a signal below the watermark");
 }
 
 TEST_HARNESS_MAIN
