@@ -7,9 +7,13 @@
  * mapping does: unmapping one view while the event is enabled leaves the
  * others written, every record; once the last view is gone the event keeps
  * counting, its records go nowhere, and a new mmap() makes a new, empty
- * ring. The mapping is not passed to a child by fork(). When the task an
- * event monitors exits, poll() on the event reports POLLHUP, and a reader
- * blocked in poll() is woken for it.
+ * ring. The mapping is not passed to a child by fork(), and it cannot be
+ * split: munmap, mremap, a MAP_FIXED mapping or an mprotect of part of it
+ * is EINVAL, and the whole mapping works after; moving or protecting all
+ * of it is accepted. The data pages are never writable from user space:
+ * a store into one is SIGBUS, even where mprotect made the mapping
+ * writable. When the task an event monitors exits, poll() on the event
+ * reports POLLHUP, and a reader blocked in poll() is woken for it.
  *
  * kernel/events/core.c (6.12): perf_mmap() (line 6642) attaches to the
  * event's rb when there is one (a size that differs is EINVAL, see
@@ -22,7 +26,20 @@
  * children), and perf_event_exit_event() wakes the event's waiters
  * (perf_event_wakeup, line 13507) once the task is gone. The same code,
  * with these promises, is in 5.10 and 6.1 (is_event_hup since 4.0; the
- * mmap_count detach since 3.10).
+ * mmap_count detach since 3.10). perf_mmap_fault() (line 6351) answers a
+ * write fault, and page_mkwrite, of any page but the control page with
+ * SIGBUS (since 2.6.31).
+ *
+ * perf_mmap_may_split() (line 6625) refuses every split with EINVAL since
+ * b024d7b56c77 "perf/core: Prevent VMA split of buffer mappings" (v6.17,
+ * and stable, 6.1.148 among them; Debian's 6.12.117 has it). Without it
+ * the split goes through (errno OK, the observation): perf_mmap_open()
+ * counts each piece, and for a ring without AUX area the pieces unmap and
+ * the ring is freed, which every case checks (the region unmaps, and a
+ * ring of another size maps and is written). An AUX area (an offset other
+ * than 0) is refused the same way, but no PMU here has one: not tested. A
+ * WARN the attempts would cause fails the binary in the runner (a new
+ * kernel taint).
  *
  * Measured with this task's user-mode page faults at known addresses, one
  * sample each carrying the faulting address (PERF_SAMPLE_ADDR, 16 bytes).
@@ -30,6 +47,7 @@
 #include "perfconf.h"
 
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -284,6 +302,212 @@ TEST(poll_hup_when_the_task_exits)
 	EXPECT_LE(5, pc_count_of(fd));
 	pc_ring_unmap(&r);
 	close(fd);
+}
+
+/*
+ * A ring cannot be split. A ring of 1 + 4 pages is mapped inside a
+ * reserved region (guard pages around it, and room to move it), then one
+ * operation acts on part of it: munmap, a shrinking mremap, an mremap that
+ * moves part of it, a MAP_FIXED mapping over one page, an mprotect of the
+ * data pages. Each is refused (the errno is the observation: EINVAL since
+ * the refusal) or, on a kernel without it, splits the mapping. A refused
+ * one leaves the whole mapping working: 4 faults, 4 samples read through
+ * it. The controls act on the whole mapping (an mremap that moves all of
+ * it, an mprotect of all of it): accepted everywhere, and the ring works
+ * where it now is. In every case the region then unmaps at once, and the
+ * event maps a ring of another size (the old ring is gone: no reference of
+ * the split pieces was left behind) whose 2 samples land.
+ */
+enum split_op { SPLIT_MUNMAP, SPLIT_MREMAP_SHRINK, SPLIT_MREMAP_MOVE, SPLIT_MAP_FIXED, SPLIT_MPROTECT };
+
+#define RING_PAGES (1 + (1 << PAGES_LOG2))
+#define REGION_PAGES (2 * RING_PAGES + 3)
+
+FIXTURE(split) {
+	int fd;
+	struct pc_faults f;
+	unsigned char *region;
+	size_t pg;
+};
+
+FIXTURE_VARIANT(split) {
+	enum split_op op;
+	int first, pages;	/* the part acted on, in pages of the ring */
+	bool whole;		/* a control: the whole mapping */
+};
+
+FIXTURE_VARIANT_ADD(split, munmap_control_page) { .op = SPLIT_MUNMAP, .first = 0, .pages = 1 };
+FIXTURE_VARIANT_ADD(split, munmap_a_data_page) { .op = SPLIT_MUNMAP, .first = 2, .pages = 1 };
+FIXTURE_VARIANT_ADD(split, munmap_last_page) { .op = SPLIT_MUNMAP, .first = RING_PAGES - 1, .pages = 1 };
+FIXTURE_VARIANT_ADD(split, mremap_shrink) { .op = SPLIT_MREMAP_SHRINK, .first = 0, .pages = 1 };
+FIXTURE_VARIANT_ADD(split, mremap_move_data_pages) { .op = SPLIT_MREMAP_MOVE, .first = 1, .pages = RING_PAGES - 1 };
+FIXTURE_VARIANT_ADD(split, mremap_move_whole) { .op = SPLIT_MREMAP_MOVE, .first = 0, .pages = RING_PAGES, .whole = true };
+FIXTURE_VARIANT_ADD(split, map_fixed_over_control_page) { .op = SPLIT_MAP_FIXED, .first = 0, .pages = 1 };
+FIXTURE_VARIANT_ADD(split, map_fixed_over_a_data_page) { .op = SPLIT_MAP_FIXED, .first = 2, .pages = 1 };
+FIXTURE_VARIANT_ADD(split, mprotect_data_pages) { .op = SPLIT_MPROTECT, .first = 1, .pages = RING_PAGES - 1 };
+FIXTURE_VARIANT_ADD(split, mprotect_whole) { .op = SPLIT_MPROTECT, .first = 0, .pages = RING_PAGES, .whole = true };
+
+FIXTURE_SETUP(split)
+{
+	struct perfconf_attr attr = fault_sampler();
+
+	self->pg = (size_t)sysconf(_SC_PAGESIZE);
+	self->f.base = NULL;
+	self->region = mmap(NULL, REGION_PAGES * self->pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->region);
+	self->fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(self->fd);
+	ASSERT_EQ(0, pc_faults_map(&self->f, 32));
+	pc_faults_next(&self->f, 1);
+}
+
+FIXTURE_TEARDOWN(split)
+{
+	if (self->region != MAP_FAILED)
+		munmap(self->region, REGION_PAGES * self->pg);
+	if (self->f.base)
+		pc_faults_unmap(&self->f);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The operation on pages [first, first + pages) of the ring at `ring`: 0 or the errno. */
+static int split_do(const FIXTURE_VARIANT(split) *v, unsigned char *ring, unsigned char *to, size_t pg)
+{
+	unsigned char *part = ring + (size_t)v->first * pg;
+	size_t len = (size_t)v->pages * pg;
+	void *p;
+
+	switch (v->op) {
+	case SPLIT_MUNMAP:
+		return munmap(part, len) ? errno : 0;
+	case SPLIT_MREMAP_SHRINK:
+		p = mremap(ring, RING_PAGES * pg, len, 0);
+		return p == MAP_FAILED ? errno : 0;
+	case SPLIT_MREMAP_MOVE:
+		p = mremap(part, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to + (size_t)v->first * pg);
+		return p == MAP_FAILED ? errno : 0;
+	case SPLIT_MAP_FIXED:
+		p = mmap(part, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		return p == MAP_FAILED ? errno : 0;
+	case SPLIT_MPROTECT:
+		return mprotect(part, len, PROT_READ) ? errno : 0;
+	}
+	return EINVAL;
+}
+
+/* The ring mapped at `at` is whole and written: 4 faults, 4 samples read through it. */
+static void expect_whole_ring(struct __test_metadata *_metadata, FIXTURE_DATA(split) *self,
+			      unsigned char *at, const char *view)
+{
+	struct perf_event_mmap_page *page = (void *)at;
+	size_t first = self->f.next;
+	struct pc_ring r;
+
+	ASSERT_EQ((uint64_t)(RING_PAGES - 1) * self->pg, page->data_size) TH_LOG("%s", view);
+	pc_ring_attach(&r, page, at + page->data_offset, page->data_size);
+	touch(&r);
+	ASSERT_EQ(0, pc_enable(self->fd));
+	pc_faults_next(&self->f, 4);
+	ASSERT_EQ(0, pc_disable(self->fd));
+	expect_faults(_metadata, &r, &self->f, first, 4, view);
+	pc_ring_unmap(&r);
+}
+
+TEST_F(split, refused_or_harmless)
+{
+	size_t pg = self->pg;
+	unsigned char *ring = self->region + pg, *to = self->region + (RING_PAGES + 2) * pg;
+	struct pc_ring again;
+	void *p;
+	int err;
+
+	p = mmap(ring, RING_PAGES * pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, self->fd, 0);
+	ASSERT_EQ(ring, p);
+	err = split_do(variant, ring, to, pg);
+	if (variant->whole) {
+		ASSERT_EQ(0, err) TH_LOG("the control, on the whole mapping: %s", pc_errno_name(err));
+		expect_whole_ring(_metadata, self, variant->op == SPLIT_MREMAP_MOVE ? to : ring,
+				  "the whole mapping, after");
+	} else {
+		pc_observe_errno("errno", err);
+		if (err) {
+			expect_whole_ring(_metadata, self, ring, "the mapping the refusal left");
+		}
+	}
+
+	ASSERT_EQ(0, munmap(self->region, REGION_PAGES * pg)) TH_LOG("the region with the ring in it");
+	self->region = MAP_FAILED;
+	ASSERT_ERRNO(0, -pc_ring_map(&again, self->fd, 0, PC_RING_READWRITE))
+		TH_LOG("another size after the last munmap: the old ring is still there");
+	touch(&again);
+	ASSERT_EQ(0, pc_enable(self->fd));
+	size_t first = self->f.next;
+
+	pc_faults_next(&self->f, 2);
+	ASSERT_EQ(0, pc_disable(self->fd));
+	expect_faults(_metadata, &again, &self->f, first, 2, "the new ring");
+	pc_ring_unmap(&again);
+}
+
+static sigjmp_buf write_env;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(write_env, sig);
+}
+
+/* 0 when *p can be written, else the signal the write raised. */
+static int try_write(volatile void *p, uint64_t v)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old_bus, old_segv;
+	int sig;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sig = sigsetjmp(write_env, 1);
+	if (sig == 0)
+		*(volatile uint64_t *)p = v;
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	return sig;
+}
+
+/*
+ * The data pages are never writable from user space, whatever the
+ * protection: perf_mmap_fault() answers a write fault (and page_mkwrite)
+ * of any page but the control page with SIGBUS. A read-write ring: a
+ * store into the control page (data_tail) is taken, one into a data page
+ * is SIGBUS. A read-only (overwrite) ring made read-write with mprotect
+ * (the errno is the observation, OK: the file was opened for writing):
+ * the same, and the ring still works.
+ */
+TEST_F(global, data_pages_refuse_writes)
+{
+	ASSERT_ERRNO(0, -pc_ring_map(&self->a, self->fd, PAGES_LOG2, PC_RING_READWRITE));
+	touch(&self->a);
+	EXPECT_EQ(0, try_write(&self->a.page->data_tail, 0)) TH_LOG("the control page, read-write");
+	EXPECT_EQ(SIGBUS, try_write(self->a.data, 0)) TH_LOG("a data page, read-write");
+	pc_ring_unmap(&self->a);
+
+	ASSERT_ERRNO(0, -pc_ring_map(&self->b, self->fd, PAGES_LOG2, PC_RING_OVERWRITE));
+	touch(&self->b);
+	EXPECT_EQ(SIGSEGV, try_write(self->b.data, 0)) TH_LOG("a data page, read-only");
+	int err = mprotect(self->b.map, self->b.map_len, PROT_READ | PROT_WRITE) ? errno : 0;
+
+	pc_observe_errno("mprotect_rw", err);
+	if (!err) {
+		EXPECT_EQ(0, try_write(&self->b.page->data_tail, 0)) TH_LOG("the control page, made writable");
+		EXPECT_EQ(SIGBUS, try_write(self->b.data, 0))
+			TH_LOG("a data page, made writable");
+	}
+	size_t first = self->f.next;
+
+	ASSERT_EQ(0, pc_enable(self->fd));
+	pc_faults_next(&self->f, 4);
+	ASSERT_EQ(0, pc_disable(self->fd));
+	expect_faults(_metadata, &self->b, &self->f, first, 4, "the ring, after");
 }
 
 TEST_HARNESS_MAIN
