@@ -28,7 +28,7 @@
  * with these promises, is in 5.10 and 6.1 (is_event_hup since 4.0; the
  * mmap_count detach since 3.10). perf_mmap_fault() (line 6351) answers a
  * write fault, and page_mkwrite, of any page but the control page with
- * SIGBUS (since 2.6.31).
+ * SIGBUS (the same in 5.10 and 6.1).
  *
  * perf_mmap_may_split() (line 6625) refuses every split with EINVAL since
  * b024d7b56c77 "perf/core: Prevent VMA split of buffer mappings" (v6.17,
