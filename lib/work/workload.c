@@ -218,18 +218,18 @@ pid_t pc_work_in_child(const char *work)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? child : -ECHILD;
 }
 
-struct thread_work {
-	const char *work;
+struct thread_fn {
+	pc_work_fn fn;
+	void *arg;
 	pid_t tid;
-	int err;
 };
 
 static void *thread_main(void *arg)
 {
-	struct thread_work *t = arg;
+	struct thread_fn *t = arg;
 
 	t->tid = gettid();
-	t->err = pc_work_do(t->work);
+	t->fn(t->arg);
 	return NULL;
 }
 
@@ -253,19 +253,37 @@ static int wait_until_gone(pid_t tid)
 	return -ETIMEDOUT;
 }
 
-pid_t pc_work_in_thread(const char *work)
+pid_t pc_work_fn_in_thread(pc_work_fn fn, void *arg)
 {
-	struct thread_work t = { .work = work };
+	struct thread_fn t = { .fn = fn, .arg = arg };
 	pthread_t thread;
 	int err = pthread_create(&thread, NULL, thread_main, &t);
 
 	if (err)
 		return -err;
 	pthread_join(thread, NULL);
-	if (t.err)
-		return t.err;
 	err = wait_until_gone(t.tid);
 	return err ? err : t.tid;
+}
+
+struct named_work {
+	const char *work;
+	int err;
+};
+
+static void named_work(void *arg)
+{
+	struct named_work *w = arg;
+
+	w->err = pc_work_do(w->work);
+}
+
+pid_t pc_work_in_thread(const char *work)
+{
+	struct named_work w = { .work = work };
+	pid_t tid = pc_work_fn_in_thread(named_work, &w);
+
+	return tid > 0 && w.err ? w.err : tid;
 }
 
 void pc_user_faults_work(void *n)

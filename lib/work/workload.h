@@ -74,6 +74,8 @@ pid_t pc_work_in_child(const char *work);
  * and reported). Its tid, or -errno (-ETIMEDOUT if it lingers for seconds).
  */
 pid_t pc_work_in_thread(const char *work);
+/* The same for fn(arg): its tid once it is joined and gone, or -errno. */
+pid_t pc_work_fn_in_thread(pc_work_fn fn, void *arg);
 
 /*
  * fork + exec of this very binary (/proc/self/exe) as a helper: a
