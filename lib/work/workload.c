@@ -183,6 +183,11 @@ static int timed_faults(unsigned long n)
 	return err;
 }
 
+int pc_work_task_events(int on)
+{
+	return prctl(on ? PR_TASK_PERF_EVENTS_ENABLE : PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0) ? -errno : 0;
+}
+
 int pc_work_do(const char *work)
 {
 	char verb[16], arg[64] = "";
@@ -199,6 +204,8 @@ int pc_work_do(const char *work)
 		return timed_faults(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "comm"))
 		return pc_work_set_comm(arg);
+	else if (!strcmp(verb, "task_events"))
+		return pc_work_task_events(!strcmp(arg, "on"));
 	else if (strcmp(verb, "exit"))
 		return -EINVAL;
 	return 0;
