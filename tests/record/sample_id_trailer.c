@@ -24,7 +24,7 @@
  * checked word by word, and every record type this machine can produce
  * has every field checked. In a process of several threads, the task
  * is the thread: a record that a thread other than the main one causes
- * (its COMM, MMAP, MMAP2, EXIT, SWITCH) names the process's pid and the
+ * (its COMM, MMAP, MMAP2, EXIT, SWITCH, LOST) names the process's pid and the
  * thread's own tid, and the FORK of a thread names its creator
  * (thread.*, on an inherited event). THROTTLE (an exclusive sysctl), TEXT_POKE
  * (arch text patching) and the AUX types (AUX hardware) are not here.
@@ -491,6 +491,7 @@ TEST_F(global, cgroup_written_by_its_maker)
 struct thread_action {
 	int (*act)(struct thread_action *a);
 	struct pc_file_map map;		/* "map": the file mapped */
+	struct pc_ring *ring;		/* "overflow": the sampler's ring */
 	int err;
 };
 
@@ -519,6 +520,19 @@ static int thread_sleep(struct thread_action *a)
 	return 0;
 }
 
+/*
+ * Overflow the one-page ring of the page-fault sampler, make room by
+ * consuming without copying (lost_written_by_the_sampled_task says why),
+ * and fault again: the LOST record is written by this thread.
+ */
+static int thread_overflow(struct thread_action *a)
+{
+	int err = pc_work_page_faults(pc_scaled_to_page(512));
+
+	pc_ring_drain(a->ring);
+	return err ? err : pc_work_page_faults(4);
+}
+
 static int thread_nothing(struct thread_action *a)
 {
 	(void)a;
@@ -542,6 +556,7 @@ FIXTURE_VARIANT(thread) {
 	int (*act)(struct thread_action *a);
 	uint32_t type;
 	unsigned int comm : 1, mmap : 1, mmap2 : 1, task : 1, context_switch : 1;
+	unsigned int sampler : 1;	/* a page-fault sampler with a one-page ring */
 };
 FIXTURE_VARIANT_ADD(thread, comm) { .act = thread_comm, .type = PERF_RECORD_COMM, .comm = 1 };
 FIXTURE_VARIANT_ADD(thread, mmap) { .act = thread_map, .type = PERF_RECORD_MMAP, .mmap = 1 };
@@ -553,6 +568,7 @@ FIXTURE_VARIANT_ADD(thread, fork) { .act = thread_nothing, .type = PERF_RECORD_F
 FIXTURE_VARIANT_ADD(thread, switch) {
 	.act = thread_sleep, .type = PERF_RECORD_SWITCH, .context_switch = 1,
 };
+FIXTURE_VARIANT_ADD(thread, lost) { .act = thread_overflow, .type = PERF_RECORD_LOST, .sampler = 1 };
 /*
  * This task pinned (its threads inherit the CPU), the event opened with
  * the variant's record bit, enabled around a thread that does the
@@ -565,14 +581,23 @@ FIXTURE_SETUP(thread)
 	int cpu = pinned_cpu(_metadata);
 
 	self->cap.fd = -1;
+	if (variant->sampler) {
+		attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, ALL_ID_BITS);
+		attr.exclude_kernel = 1;
+		attr.sample_id_all = 1;
+		attr.use_clockid = 1;
+		attr.clockid = CLOCK_MONOTONIC;
+	}
 	attr.inherit = 1;
 	attr.comm = variant->comm;
 	attr.mmap = variant->mmap;
 	attr.mmap2 = variant->mmap2;
 	attr.task = variant->task;
 	attr.context_switch = variant->context_switch;
-	ASSERT_ERRNO(0, -pc_capture_open(&self->cap, &attr, 0, cpu));
+	ASSERT_ERRNO(0, -pc_capture_open_pages(&self->cap, &attr, 0, cpu,
+					       variant->sampler ? 0 : PC_CAPTURE_PAGES_LOG2));
 	self->a.act = variant->act;
+	self->a.ring = &self->cap.ring;
 	ASSERT_LT(0, pc_work_fn_in_thread(thread_act, &self->a));	/* warm */
 	self->main = enable_for(_metadata, &self->cap, 0, cpu);
 	self->tid = pc_work_fn_in_thread(thread_act, &self->a);
@@ -625,6 +650,21 @@ static void expect_switches(struct __test_metadata *_metadata, FIXTURE_DATA(thre
 	EXPECT_LE(4, of_thread) TH_LOG("%zu SWITCH records, %zu name thread %d", n, of_thread, self->tid);
 }
 
+/* LOST: every one written by the thread, about the event opened. */
+static void expect_lost(struct __test_metadata *_metadata, FIXTURE_DATA(thread) *self)
+{
+	size_t n = pc_capture_count(&self->cap, PERF_RECORD_LOST);
+
+	ASSERT_NE(0, n) TH_LOG("the thread's faults overflowed no ring");
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(&self->cap, PERF_RECORD_LOST, i);
+
+		EXPECT_EQ(self->thread.id, r->lost.id);
+		EXPECT_LT(0, r->lost.lost);
+		expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &self->thread);
+	}
+}
+
 /* COMM, MMAP, MMAP2, EXIT: the record's own pid and tid, and its trailer, the thread's. */
 static void expect_thread_record(struct __test_metadata *_metadata, FIXTURE_DATA(thread) *self,
 				 uint32_t type)
@@ -657,6 +697,8 @@ TEST_F(thread, trailer_names_its_writer)
 		expect_fork(_metadata, self);
 	else if (variant->type == PERF_RECORD_SWITCH)
 		expect_switches(_metadata, self);
+	else if (variant->type == PERF_RECORD_LOST)
+		expect_lost(_metadata, self);
 	else
 		expect_thread_record(_metadata, self, variant->type);
 }
