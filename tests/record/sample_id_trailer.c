@@ -481,12 +481,13 @@ TEST_F(global, cgroup_written_by_its_maker)
 
 /*
  * Records of a thread other than the main one. The event, on this process
- * and inherited, on the one CPU it is pinned to (as perf record opens it:
- * an inherited event of a task on every CPU cannot be mapped), is copied to each thread
- * created while it is on; a copy writes into the event's ring. What a
- * thread does is written by the thread: its trailer names this process
- * and the thread's own tid (not the main one's), and its ID the event
- * opened. Its FORK is written by its creator, whose tid it names.
+ * and inherited, on the one CPU the process is pinned to (as perf record
+ * opens it: an inherited event of a task on every CPU cannot be mapped),
+ * is copied to each thread created while it is on; a copy writes into the
+ * event's ring. What a thread does is written by the thread: its trailer
+ * names this process and the thread's own tid (not the main one's), and
+ * its ID the event opened. Its FORK is written by its creator, whose tid
+ * it names.
  */
 struct thread_action {
 	int (*act)(struct thread_action *a);
