@@ -8,7 +8,8 @@
  * whether the counters were created by this process or another process";
  * the kernel, perf_event_task_disable() in kernel/events/core.c, walks
  * current->perf_event_list, the events current opened, and always has.)
- * The owner is the thread that opened the event, not its process.
+ * The owner is the thread that opened the event, not its process; the
+ * copies of an inherited event in its children are reached through it.
  *
  * tests/attr/disabled.c has the prctl on the caller's own events on itself.
  * Counted with page faults: touching n fresh pages is exactly n faults,
@@ -91,6 +92,43 @@ TEST_F(child, monitored_task_cannot_disable_an_event_on_it)
 	ASSERT_EQ(0, pc_child_do(&self->c, "task_events on"));
 	ASSERT_EQ(0, pc_child_do(&self->c, WORK));
 	EXPECT_EQ(FAULTS, pc_count_of(self->fd)) TH_LOG("the child's ENABLE started it");
+}
+
+/*
+ * The opener's prctl reaches the copies of its inherited event in the
+ * children it forked after the open (whose counts a read of the event
+ * adds up): after its DISABLE the child's work counts nothing, after its
+ * ENABLE it counts again. The control: before the DISABLE, the same work
+ * counted.
+ */
+TEST(opener_reaches_the_copies_in_its_children)
+{
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	struct pc_child c;
+
+	attr.inherit = 1;
+	attr.disabled = 0;
+	int fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_child_start(&c, 0));	/* it inherits the event */
+	int err = pc_child_do(&c, WORK);	/* warm */
+	if (err) {
+		pc_child_kill(&c);
+		ASSERT_EQ(0, err);
+	}
+	ASSERT_EQ(0, pc_reset(fd));
+	EXPECT_EQ(0, pc_child_do(&c, WORK));
+	EXPECT_EQ(FAULTS, pc_count_of(fd)) TH_LOG("the child's copy did not count");
+
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	EXPECT_EQ(0, pc_child_do(&c, WORK));
+	EXPECT_EQ(FAULTS, pc_count_of(fd)) TH_LOG("the DISABLE did not reach the child's copy");
+
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	EXPECT_EQ(0, pc_child_do(&c, WORK));
+	EXPECT_EQ(2 * FAULTS, pc_count_of(fd)) TH_LOG("the ENABLE did not reach the child's copy");
+	pc_child_kill(&c);
+	close(fd);
 }
 
 /* A thread of this process that calls DISABLE (on = 0) or ENABLE. */
