@@ -183,6 +183,11 @@ static int timed_faults(unsigned long n)
 	return err;
 }
 
+int pc_work_task_events(int on)
+{
+	return prctl(on ? PR_TASK_PERF_EVENTS_ENABLE : PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0) ? -errno : 0;
+}
+
 int pc_work_do(const char *work)
 {
 	char verb[16], arg[64] = "";
@@ -199,6 +204,8 @@ int pc_work_do(const char *work)
 		return timed_faults(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "comm"))
 		return pc_work_set_comm(arg);
+	else if (!strcmp(verb, "task_events"))
+		return pc_work_task_events(!strcmp(arg, "on"));
 	else if (strcmp(verb, "exit"))
 		return -EINVAL;
 	return 0;
@@ -218,18 +225,18 @@ pid_t pc_work_in_child(const char *work)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? child : -ECHILD;
 }
 
-struct thread_work {
-	const char *work;
+struct thread_fn {
+	pc_work_fn fn;
+	void *arg;
 	pid_t tid;
-	int err;
 };
 
 static void *thread_main(void *arg)
 {
-	struct thread_work *t = arg;
+	struct thread_fn *t = arg;
 
 	t->tid = gettid();
-	t->err = pc_work_do(t->work);
+	t->fn(t->arg);
 	return NULL;
 }
 
@@ -253,19 +260,37 @@ static int wait_until_gone(pid_t tid)
 	return -ETIMEDOUT;
 }
 
-pid_t pc_work_in_thread(const char *work)
+pid_t pc_work_fn_in_thread(pc_work_fn fn, void *arg)
 {
-	struct thread_work t = { .work = work };
+	struct thread_fn t = { .fn = fn, .arg = arg };
 	pthread_t thread;
 	int err = pthread_create(&thread, NULL, thread_main, &t);
 
 	if (err)
 		return -err;
 	pthread_join(thread, NULL);
-	if (t.err)
-		return t.err;
 	err = wait_until_gone(t.tid);
 	return err ? err : t.tid;
+}
+
+struct named_work {
+	const char *work;
+	int err;
+};
+
+static void named_work(void *arg)
+{
+	struct named_work *w = arg;
+
+	w->err = pc_work_do(w->work);
+}
+
+pid_t pc_work_in_thread(const char *work)
+{
+	struct named_work w = { .work = work };
+	pid_t tid = pc_work_fn_in_thread(named_work, &w);
+
+	return tid > 0 && w.err ? w.err : tid;
 }
 
 void pc_user_faults_work(void *n)

@@ -62,7 +62,8 @@ pid_t pc_work_fork_exit(int code);
  * "faults N" (N page faults), "timed_faults N" (N page faults, then a
  * wait until perf time has moved, work/clock.h: an event enabled around
  * them, by an exec say, sees time pass on a coarse clock too; the wait's
- * witness is opened first, a few faults more), "comm NAME". Returns 0, or -EINVAL for
+ * witness is opened first, a few faults more), "comm NAME", "task_events on"
+ * or "task_events off" (pc_work_task_events). Returns 0, or -EINVAL for
  * unknown work, or the workload's -errno.
  */
 int pc_work_do(const char *work);
@@ -74,6 +75,8 @@ pid_t pc_work_in_child(const char *work);
  * and reported). Its tid, or -errno (-ETIMEDOUT if it lingers for seconds).
  */
 pid_t pc_work_in_thread(const char *work);
+/* The same for fn(arg): its tid once it is joined and gone, or -errno. */
+pid_t pc_work_fn_in_thread(pc_work_fn fn, void *arg);
 
 /*
  * fork + exec of this very binary (/proc/self/exe) as a helper: a
@@ -85,6 +88,11 @@ pid_t pc_work_in_thread(const char *work);
 pid_t pc_work_exec(const char *work);
 /* The same without fork: the caller becomes the helper (for enable_on_exec). */
 int pc_work_exec_self(const char *work);
+/*
+ * prctl(PR_TASK_PERF_EVENTS_ENABLE) (on) or _DISABLE (off): the events the
+ * calling thread opened. 0 or -errno.
+ */
+int pc_work_task_events(int on);
 /* prctl(PR_SET_NAME): a COMM record. 0 or -errno. */
 int pc_work_set_comm(const char *name);
 

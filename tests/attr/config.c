@@ -7,7 +7,8 @@
  * DUMMY (3.12), BPF_OUTPUT (4.4), CGROUP_SWITCHES (5.13). A value past the
  * kernel's last one is no event: ENOENT ("This error is also returned for
  * some unsupported generic events"). For PERF_TYPE_TRACEPOINT config is the
- * tracepoint's id from tracefs.
+ * tracepoint's id from tracefs, all 64 bits of it: an id with a high bit
+ * set is refused, not read as its low 32 bits.
  *
  * The same work seen through each config: n page faults are n PAGE_FAULTS,
  * n PAGE_FAULTS_MIN and no PAGE_FAULTS_MAJ, alignment or emulation fault;
@@ -185,6 +186,40 @@ TEST(tracepoint_config_is_an_id)
 	err = pc_open_errno(&attr, 0, -1, -1, 0);
 	EXPECT_NE(0, err);
 	pc_observe_errno("errno.unknown_id", err);
+}
+
+/*
+ * config is all 64 bits of the id: one with any of the high 32 bits set is
+ * no tracepoint's, refused as an unknown id is, not taken for the
+ * tracepoint of its low 32 bits (they aliased until perf_trace_init() read
+ * config as a u64). The control: the low 32 bits alone open.
+ */
+TEST(tracepoint_config_high_bits_are_refused)
+{
+	static const uint64_t high[] = { 1ULL << 32, 1ULL << 63, 0xffffffff00000000ULL };
+	struct perfconf_attr attr;
+
+	int err = pc_attr_tracepoint(&attr, "task", "task_rename");
+	if (err)
+		SKIP(return, "no task:task_rename tracepoint (%s)", pc_errno_name(-err));
+	uint64_t id = attr.config;
+	ASSERT_GT(1ULL << 32, id);
+	int fd = pc_open(&attr, 0, -1, -1, 0);
+	ASSERT_OPEN(fd);
+	close(fd);
+	attr.config = UINT32_MAX;
+	int unknown = pc_open_errno(&attr, 0, -1, -1, 0);
+	ASSERT_NE(0, unknown);
+	for (size_t i = 0; i < ARRAY_SIZE(high); i++) {
+		uint64_t config = id | high[i];
+
+		attr.config = config;
+		err = pc_open_errno(&attr, 0, -1, -1, 0);
+		EXPECT_EQ(unknown, err) TH_LOG("config %#llx (id %llu): %s, an unknown id %s",
+					       (unsigned long long)config, (unsigned long long)id,
+					       pc_errno_name(err), pc_errno_name(unknown));
+	}
+	pc_observe_errno("errno", err);
 }
 
 TEST_HARNESS_MAIN

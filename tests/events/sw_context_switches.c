@@ -18,6 +18,9 @@
  * the count is then checked against the scheduler's own counts, between
  * the window read inside enable/disable and the one read around it.
  * Without SCHED_FIFO others may preempt it at any time.
+ *
+ * A switch is counted in the kernel: exclude_kernel counts none,
+ * exclude_user all of them.
  */
 #include <fcntl.h>
 #include <sched.h>
@@ -154,6 +157,49 @@ TEST(agrees_with_the_schedulers_count)
 	EXPECT_LE(inner1 - inner0, count);
 	EXPECT_GE(outer1 - outer0, count);
 	close(fd);
+}
+
+/*
+ * A switch happens in the kernel, and is counted there (since 2.6.34,
+ * e49a5bd38159, the sched events take the scheduler's own registers;
+ * before, they were counted as user): with exclude_kernel the event counts
+ * none of the switches that an event without it, exclude_user set instead,
+ * counts of the same round trips at the same time.
+ */
+TEST(switches_are_kernel_not_user)
+{
+	struct perfconf_attr user = pc_attr_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	struct perfconf_attr kernel = pc_attr_sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	struct pc_echo p;
+	uint64_t user_count = UINT64_MAX, kernel_count = UINT64_MAX;
+
+	user.exclude_kernel = 1;
+	kernel.exclude_user = 1;
+	ASSERT_LE(0, pc_pin_self());
+	int ufd = pc_open(&user, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(ufd);
+	int kfd = pc_open(&kernel, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(kfd);
+	ASSERT_EQ(0, pc_echo_start(&p, NULL));
+	long outer0 = switches_so_far();
+	ASSERT_EQ(0, pc_enable(kfd));
+	ASSERT_EQ(0, pc_enable(ufd));
+	long inner0 = switches_so_far();
+	int err = pc_echo_round_trips(&p, ROUND_TRIPS);
+	long inner1 = switches_so_far();
+	ASSERT_EQ(0, pc_disable(ufd));
+	ASSERT_EQ(0, pc_disable(kfd));
+	long outer1 = switches_so_far();
+	pc_echo_stop(&p);
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, pc_read_count(ufd, &user_count));
+	ASSERT_EQ(0, pc_read_count(kfd, &kernel_count));
+	EXPECT_EQ(0, user_count) TH_LOG("switches counted in user mode");
+	EXPECT_LE(ROUND_TRIPS, inner1 - inner0);
+	EXPECT_LE(inner1 - inner0, kernel_count);
+	EXPECT_GE(outer1 - outer0, kernel_count);
+	close(ufd);
+	close(kfd);
 }
 
 TEST_HARNESS_MAIN

@@ -22,7 +22,11 @@
  * tests/attr/sample_id_all.c shows the bit's effect on COMM and pid/tid/id
  * on a few types; here every subset of the six bits is laid out and
  * checked word by word, and every record type this machine can produce
- * has every field checked. THROTTLE (an exclusive sysctl), TEXT_POKE
+ * has every field checked. In a process of several threads, the task
+ * is the thread: a record that a thread other than the main one causes
+ * (its COMM, MMAP, MMAP2, EXIT, SWITCH, LOST) names the process's pid and the
+ * thread's own tid, and the FORK of a thread names its creator
+ * (thread.*, on an inherited event). THROTTLE (an exclusive sysctl), TEXT_POKE
  * (arch text patching) and the AUX types (AUX hardware) are not here.
  */
 #include <linux/perf_event.h>
@@ -56,6 +60,7 @@ struct expect {
 	uint64_t before, after;	/* CLOCK_MONOTONIC around the action */
 	uint64_t id;
 	int cpu;
+	bool inherited;	/* an inherited event: STREAM_ID is its own id or a copy's */
 };
 
 static uint64_t monotonic_ns(void)
@@ -118,8 +123,20 @@ static void expect_trailer(struct __test_metadata *_metadata, const struct pc_ca
 			EXPECT_GE(e->after, w) TH_LOG("%s time, sample_type %#llx", type, (unsigned long long)st);
 			EXPECT_EQ(w, r->sample_id.time);
 			break;
-		case PERF_SAMPLE_ID:
 		case PERF_SAMPLE_STREAM_ID:
+			if (e->inherited) {
+				/*
+				 * ID names the event opened, STREAM_ID the one that
+				 * wrote it: the event or a copy, in whichever task's
+				 * context it is (the scheduler swaps the contexts of
+				 * two tasks of one family instead of switching events).
+				 */
+				EXPECT_NE(0, w) TH_LOG("%s stream_id", type);
+				EXPECT_EQ(w, r->sample_id.stream_id);
+				break;
+			}
+			/* fallthrough */
+		case PERF_SAMPLE_ID:
 			/* A non-inherited event: ID and STREAM_ID are both its id. */
 			EXPECT_EQ(e->id, w) TH_LOG("%s %s, sample_type %#llx", type,
 						   id_bits[b] == PERF_SAMPLE_ID ? "id" : "stream_id",
@@ -460,6 +477,231 @@ TEST_F(global, cgroup_written_by_its_maker)
 	const struct pc_record *r = pc_find_cgroup(&self->cap, kpath);
 	ASSERT_NE(NULL, r) TH_LOG("no CGROUP record for %s", kpath);
 	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &e);
+}
+
+/*
+ * Records of a thread other than the main one. The event, on this process
+ * and inherited, on the one CPU the process is pinned to (as perf record
+ * opens it: an inherited event of a task on every CPU cannot be mapped),
+ * is copied to each thread created while it is on; a copy writes into the
+ * event's ring. What a thread does is written by the thread: its trailer
+ * names this process and the thread's own tid (not the main one's), and
+ * its ID the event opened. Its FORK is written by its creator, whose tid
+ * it names.
+ */
+struct thread_action {
+	int (*act)(struct thread_action *a);
+	struct pc_file_map map;		/* "map": the file mapped */
+	struct pc_ring *ring;		/* "overflow": the sampler's ring */
+	int err;
+};
+
+static int thread_comm(struct thread_action *a)
+{
+	(void)a;
+	return pc_work_set_comm(NAME);
+}
+
+static int thread_map(struct thread_action *a)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int err = pc_map_temp_file(&a->map, page, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, 0);
+
+	if (!err)
+		pc_unmap_guarded(a->map.addr, a->map.len);
+	return err;
+}
+
+/* Two sleeps: switched out and back in, twice. */
+static int thread_sleep(struct thread_action *a)
+{
+	(void)a;
+	usleep(1000);
+	usleep(1000);
+	return 0;
+}
+
+/*
+ * Overflow the one-page ring of the page-fault sampler, make room by
+ * consuming without copying (lost_written_by_the_sampled_task says why),
+ * and fault again: the LOST record is written by this thread.
+ */
+static int thread_overflow(struct thread_action *a)
+{
+	int err = pc_work_page_faults(pc_scaled_to_page(512));
+
+	pc_ring_drain(a->ring);
+	return err ? err : pc_work_page_faults(4);
+}
+
+static int thread_nothing(struct thread_action *a)
+{
+	(void)a;
+	return 0;
+}
+
+static void thread_act(void *arg)
+{
+	struct thread_action *a = arg;
+
+	a->err = a->act(a);
+}
+
+FIXTURE(thread) {
+	struct pc_capture cap;
+	struct expect main, thread;
+	pid_t tid;
+	struct thread_action a;
+};
+FIXTURE_VARIANT(thread) {
+	int (*act)(struct thread_action *a);
+	uint32_t type;
+	unsigned int comm : 1, mmap : 1, mmap2 : 1, task : 1, context_switch : 1;
+	unsigned int sampler : 1;	/* a page-fault sampler with a one-page ring */
+};
+FIXTURE_VARIANT_ADD(thread, comm) { .act = thread_comm, .type = PERF_RECORD_COMM, .comm = 1 };
+FIXTURE_VARIANT_ADD(thread, mmap) { .act = thread_map, .type = PERF_RECORD_MMAP, .mmap = 1 };
+FIXTURE_VARIANT_ADD(thread, mmap2) {
+	.act = thread_map, .type = PERF_RECORD_MMAP2, .mmap = 1, .mmap2 = 1,
+};
+FIXTURE_VARIANT_ADD(thread, exit) { .act = thread_nothing, .type = PERF_RECORD_EXIT, .task = 1 };
+FIXTURE_VARIANT_ADD(thread, fork) { .act = thread_nothing, .type = PERF_RECORD_FORK, .task = 1 };
+FIXTURE_VARIANT_ADD(thread, switch) {
+	.act = thread_sleep, .type = PERF_RECORD_SWITCH, .context_switch = 1,
+};
+FIXTURE_VARIANT_ADD(thread, lost) { .act = thread_overflow, .type = PERF_RECORD_LOST, .sampler = 1 };
+/*
+ * This task pinned (its threads inherit the CPU), the event opened with
+ * the variant's record bit, enabled around a thread that does the
+ * variant's action and is gone: self->main and self->thread say what a
+ * trailer of each must say.
+ */
+FIXTURE_SETUP(thread)
+{
+	struct perfconf_attr attr = dummy(ALL_ID_BITS);
+	int cpu = pinned_cpu(_metadata);
+
+	self->cap.fd = -1;
+	if (variant->sampler) {
+		attr = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, ALL_ID_BITS);
+		attr.exclude_kernel = 1;
+		attr.sample_id_all = 1;
+		attr.use_clockid = 1;
+		attr.clockid = CLOCK_MONOTONIC;
+	}
+	attr.inherit = 1;
+	attr.comm = variant->comm;
+	attr.mmap = variant->mmap;
+	attr.mmap2 = variant->mmap2;
+	attr.task = variant->task;
+	attr.context_switch = variant->context_switch;
+	ASSERT_ERRNO(0, -pc_capture_open_pages(&self->cap, &attr, 0, cpu,
+					       variant->sampler ? 0 : PC_CAPTURE_PAGES_LOG2));
+	self->a.act = variant->act;
+	self->a.ring = &self->cap.ring;
+	ASSERT_LT(0, pc_work_fn_in_thread(thread_act, &self->a));	/* warm */
+	self->main = enable_for(_metadata, &self->cap, 0, cpu);
+	self->tid = pc_work_fn_in_thread(thread_act, &self->a);
+	disable_and_read(_metadata, &self->cap, &self->main);
+	ASSERT_LT(0, self->tid) TH_LOG("%s", pc_errno_name(-self->tid));
+	ASSERT_ERRNO(0, -self->a.err);
+	ASSERT_NE(getpid(), self->tid);
+	self->main.inherited = true;
+	self->thread = self->main;
+	self->thread.tid = (uint32_t)self->tid;
+}
+FIXTURE_TEARDOWN(thread) { pc_capture_close(&self->cap); }
+
+/*
+ * FORK of the thread (its own tid field the thread's): written by the
+ * main thread in clone(), through the event itself, so its trailer is
+ * the main thread's.
+ */
+static void expect_fork(struct __test_metadata *_metadata, FIXTURE_DATA(thread) *self)
+{
+	const struct pc_record *r = pc_find_tid(&self->cap, PERF_RECORD_FORK, self->tid, 0);
+
+	ASSERT_NE(NULL, r) TH_LOG("no FORK record of thread %d", self->tid);
+	EXPECT_EQ((uint32_t)getpid(), r->task.pid);
+	EXPECT_EQ((uint32_t)getpid(), r->task.ppid);
+	EXPECT_EQ((uint32_t)gettid(), r->task.ptid);
+	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &self->main);
+}
+
+/*
+ * SWITCH names no task but in its trailer: every one names this process
+ * and either thread, the thread's at least for its two sleeps (out and
+ * in, twice), each with the rest of its trailer right.
+ */
+static void expect_switches(struct __test_metadata *_metadata, FIXTURE_DATA(thread) *self)
+{
+	size_t n = pc_capture_count(&self->cap, PERF_RECORD_SWITCH), of_thread = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(&self->cap, PERF_RECORD_SWITCH, i);
+
+		if (r->sample_id.tid == (uint32_t)self->tid) {
+			of_thread++;
+			expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &self->thread);
+		} else {
+			EXPECT_EQ((uint32_t)gettid(), r->sample_id.tid) TH_LOG("SWITCH %zu of %zu", i, n);
+			expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &self->main);
+		}
+	}
+	EXPECT_LE(4, of_thread) TH_LOG("%zu SWITCH records, %zu name thread %d", n, of_thread, self->tid);
+}
+
+/* LOST: every one written by the thread, about the event opened. */
+static void expect_lost(struct __test_metadata *_metadata, FIXTURE_DATA(thread) *self)
+{
+	size_t n = pc_capture_count(&self->cap, PERF_RECORD_LOST);
+
+	ASSERT_NE(0, n) TH_LOG("the thread's faults overflowed no ring");
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(&self->cap, PERF_RECORD_LOST, i);
+
+		EXPECT_EQ(self->thread.id, r->lost.id);
+		EXPECT_LT(0, r->lost.lost);
+		expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &self->thread);
+	}
+}
+
+/* COMM, MMAP, MMAP2, EXIT: the record's own pid and tid, and its trailer, the thread's. */
+static void expect_thread_record(struct __test_metadata *_metadata, FIXTURE_DATA(thread) *self,
+				 uint32_t type)
+{
+	const struct pc_record *r;
+	uint32_t pid, tid;
+
+	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) {
+		r = pc_find_mmap(&self->cap, self->a.map.path, 0);
+		ASSERT_NE(NULL, r) TH_LOG("no record of %s", self->a.map.path);
+		EXPECT_EQ(type, r->type);
+		pid = r->type == PERF_RECORD_MMAP ? r->mmap.pid : r->mmap2.pid;
+		tid = r->type == PERF_RECORD_MMAP ? r->mmap.tid : r->mmap2.tid;
+	} else {
+		r = pc_find_tid(&self->cap, type, self->tid, 0);
+		ASSERT_NE(NULL, r) TH_LOG("no %s record of thread %d", pc_abi_record_name(type), self->tid);
+		pid = type == PERF_RECORD_COMM ? r->comm.pid : r->task.pid;
+		tid = type == PERF_RECORD_COMM ? r->comm.tid : r->task.tid;
+		if (type == PERF_RECORD_COMM)
+			EXPECT_STREQ(NAME, r->comm.comm);
+	}
+	EXPECT_EQ((uint32_t)getpid(), pid);
+	EXPECT_EQ((uint32_t)self->tid, tid);
+	expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &self->thread);
+}
+
+TEST_F(thread, trailer_names_its_writer)
+{
+	if (variant->type == PERF_RECORD_FORK)
+		expect_fork(_metadata, self);
+	else if (variant->type == PERF_RECORD_SWITCH)
+		expect_switches(_metadata, self);
+	else if (variant->type == PERF_RECORD_LOST)
+		expect_lost(_metadata, self);
+	else
+		expect_thread_record(_metadata, self, variant->type);
 }
 
 TEST_HARNESS_MAIN
