@@ -160,6 +160,8 @@ TEST(rotation_gives_every_event_its_turn)
 		if (v[i][1] > max_enabled)
 			max_enabled = v[i][1];
 	}
+	double worst = 0, worst_bound = 0;
+
 	for (int i = 0; i < n; i++) {
 		uint64_t count = v[i][0], enabled = v[i][1], running = v[i][2];
 
@@ -176,11 +178,21 @@ TEST(rotation_gives_every_event_its_turn)
 		double scaled = (double)count * (double)enabled / (double)running;
 		double other = enabled > w ? (double)(enabled - w) : 0;
 		double bound = (other + (double)c) * (double)enabled / (double)running + (double)c;
-		EXPECT_GE(bound, scaled > (double)w ? scaled - (double)w : (double)w - scaled)
+		double off = scaled > (double)w ? scaled - (double)w : (double)w - scaled;
+
+		if (off * worst_bound >= worst * bound) {
+			worst = off;
+			worst_bound = bound;
+		}
+		EXPECT_GE(bound, off)
 			TH_LOG("event %d: %llu * %llu / %llu = %.0f, the loop %llu, bound %.0f", i,
 			       (unsigned long long)count, (unsigned long long)enabled,
 			       (unsigned long long)running, scaled, (unsigned long long)w, bound);
 	}
+	TH_LOG("%d events, %d counters, %d rounds: %llu instructions in %llu ns; time_running %llu of %llu; "
+	       "scaled counts off by %.0f at most, against a bound of %.0f", n, m.k, rounds,
+	       (unsigned long long)w, (unsigned long long)max_enabled, (unsigned long long)sum_running,
+	       (unsigned long long)(m.k * max_enabled), worst, worst_bound);
 	EXPECT_GE((uint64_t)m.k * max_enabled, sum_running) TH_LOG("%d counters", m.k);
 	EXPECT_EQ((uint64_t)m.k * w, sum_counts)
 		TH_LOG("%d counters, %d rounds of %llu instructions", m.k, rounds, (unsigned long long)m.w1);
@@ -255,6 +267,9 @@ TEST_F(sw_sibling, counts_only_while_its_group_runs)
 	uint64_t running = buf[2], insns = buf[3], task_clock = buf[4];
 	uint64_t c = window_error(&m, enabled, rounds);
 
+	TH_LOG("%d rounds: the group ran %llu of %llu ns, task-clock %llu ns, reading error %llu ns",
+	       rounds, (unsigned long long)running, (unsigned long long)enabled,
+	       (unsigned long long)task_clock, (unsigned long long)c);
 	EXPECT_LT(0, running);
 	EXPECT_GE(enabled, running);
 	EXPECT_GE((uint64_t)rounds * m.w1, insns);
