@@ -27,11 +27,12 @@
  *
  * The same holds for the largest group there is: with TOTAL_TIME_ENABLED,
  * TOTAL_TIME_RUNNING and ID, 1022 members read 16376 bytes (a 1023rd is
- * E2BIG, errors/e2big.c). read_size was a u16 until a723968c0ed3 (v4.3)
- * bounded the group: a group of thousands wrapped it, the ENOSPC check
- * passed and the kernel wrote the whole group past the caller's buffer
- * (perf_event_tests' huge_group_start). One byte short writes nothing, a
- * buffer of 29 KiB gets exactly the group's bytes and nothing after them.
+ * E2BIG, errors/e2big.c). The kernel keeps the read size in a u16: before
+ * a723968c0ed3 (v4.3) bounded the group, a group of thousands wrapped it,
+ * the ENOSPC check passed and the kernel wrote the whole group past the
+ * caller's buffer (perf_event_tests' huge_group_start; the bound itself
+ * is errors/e2big's). One byte short writes nothing, a buffer of 29 KiB
+ * gets exactly the group's bytes and nothing after them.
  */
 #include <stdlib.h>
 #include <sys/ioctl.h>
