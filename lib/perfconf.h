@@ -114,6 +114,18 @@
 #define BLOCKED(fmt, ...) SKIP(return, "blocked: " fmt, ##__VA_ARGS__)
 
 /*
+ * BLOCKED unless this process may hold n file descriptors (the soft
+ * RLIMIT_NOFILE raised to the hard one: pc_nofile_raise()).
+ */
+#define REQUIRE_NOFILE(n) do { \
+	unsigned long n_ = (n); \
+	int e_ = pc_nofile_raise(n_); \
+	if (e_) \
+		BLOCKED("needs %lu file descriptors; RLIMIT_NOFILE's hard limit is %lu (%s)", n_, \
+			pc_nofile_hard(), pc_errno_name(-e_)); \
+} while (0)
+
+/*
  * BLOCKED where an overflow's deferred work (irq_work: its O_ASYNC
  * signal, a refresh's disable) comes late on this machine
  * (pc_irq_work_late()): for a case that needs it done before the task

@@ -160,6 +160,31 @@ int pc_open(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, unsign
 	return pc_open_raw(attr, pid, cpu, group_fd, flags);
 }
 
+int pc_group_open(struct perfconf_attr *leader, struct perfconf_attr *sibling, pid_t pid, int cpu,
+		  int *fds, int max, int *err)
+{
+	int n;
+
+	*err = 0;
+	for (n = 0; n < max; n++) {
+		fds[n] = pc_open(n ? sibling : leader, pid, cpu, n ? fds[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (fds[n] < 0) {
+			*err = -fds[n];
+			break;
+		}
+	}
+	return n;
+}
+
+void pc_group_close(int *fds, int n)
+{
+	while (n-- > 0) {
+		if (fds[n] >= 0)
+			close(fds[n]);
+		fds[n] = -1;
+	}
+}
+
 int pc_last_open_errno(void)
 {
 	return last_open_errno;

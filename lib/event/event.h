@@ -59,6 +59,18 @@ int pc_open_errno(struct perfconf_attr *attr, pid_t pid, int cpu, int group_fd, 
 int pc_open_raw_errno(void *attr);
 
 /*
+ * A group on pid and cpu: fds[0] the leader, opened from *leader, then
+ * siblings opened from *sibling, until `max` members or the first
+ * refusal (close-on-exec). Returns how many opened (fds[] holds them;
+ * the caller closes them with pc_group_close()); *err is the refusal's
+ * errno, 0 when all `max` opened.
+ */
+int pc_group_open(struct perfconf_attr *leader, struct perfconf_attr *sibling, pid_t pid, int cpu,
+		  int *fds, int max, int *err);
+/* Close n members, the last first; each fd becomes -1. */
+void pc_group_close(int *fds, int n);
+
+/*
  * Open, report the outcome as the observation `key` (the errno's name, OK
  * when it opened), close. Returns the errno, 0 if it opened: acceptance
  * that differs by kernel version is pinned by the baseline this way.

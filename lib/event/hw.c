@@ -341,6 +341,33 @@ int pc_hw_count_loop(struct perfconf_attr *attr, unsigned long n, uint64_t *coun
 	return err;
 }
 
+int pc_hw_counters(uint64_t config)
+{
+	int fds[PC_HW_COUNTERS_MAX], n, err = 0, counting = 0;
+
+	for (n = 0; n < PC_HW_COUNTERS_MAX; n++) {
+		struct perfconf_attr attr = pc_attr_hw(config);
+
+		attr.exclude_kernel = 1;
+		attr.pinned = 1;
+		fds[n] = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fds[n] < 0) {
+			err = fds[n];
+			break;
+		}
+	}
+	if (!err)
+		err = pc_hw_loop_task(1000);
+	for (int i = 0; i < n; i++) {
+		uint64_t v;
+
+		if (!err && pc_read_count(fds[i], &v) == 0)
+			counting++;
+		close(fds[i]);
+	}
+	return err ? err : counting;
+}
+
 static int get_pc(pid_t pid, uintptr_t *pc)
 {
 #if defined(__aarch64__)

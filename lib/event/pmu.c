@@ -150,6 +150,18 @@ int pc_pmu_cpumask(const char *pmu, char *buf, size_t len)
 	return pmu_file(pmu, "cpumask", NULL, buf, len);
 }
 
+long pc_pmu_mux_interval_ms(const char *pmu)
+{
+	char buf[32], *end;
+	long ms;
+	int err = pmu_file(pmu, "perf_event_mux_interval_ms", NULL, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	ms = strtol(buf, &end, 10);
+	return end == buf || ms <= 0 ? -EINVAL : ms;
+}
+
 static const char *mounted_tracefs(void)
 {
 	static const char *const places[] = {

@@ -40,6 +40,11 @@ int pc_pmu_format(const char *pmu, const char *name, struct pc_pmu_format *out);
 int pc_pmu_event(const char *pmu, const char *event, char *buf, size_t len);
 int pc_pmu_cap(const char *pmu, const char *cap, char *buf, size_t len);
 int pc_pmu_cpumask(const char *pmu, char *buf, size_t len);
+/*
+ * The PMU's perf_event_mux_interval_ms: how often its flexible events
+ * rotate when they do not all fit. The interval, or -errno.
+ */
+long pc_pmu_mux_interval_ms(const char *pmu);
 
 /*
  * The tracefs mount point ("/sys/kernel/tracing" or the debugfs one), or

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -112,6 +113,29 @@ int pc_cpus_online(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? (int)n : 1;
+}
+
+int pc_nofile_raise(unsigned long n)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return -errno;
+	if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur >= n)
+		return 0;
+	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < n)
+		return -EMFILE;
+	r.rlim_cur = r.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &r) ? -errno : 0;
+}
+
+unsigned long pc_nofile_hard(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return 0;
+	return r.rlim_max == RLIM_INFINITY ? ULONG_MAX : (unsigned long)r.rlim_max;
 }
 
 int pc_kernel_read_long(const char *path, long *value)

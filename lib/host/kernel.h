@@ -46,4 +46,13 @@ int pc_cpus_online(void);
  */
 int pc_kernel_read_long(const char *path, long *value);
 
+/*
+ * Let this process hold n file descriptors: its soft RLIMIT_NOFILE raised
+ * to the hard one where it is below n (a case's child: the change ends
+ * with it). 0, -EMFILE when the hard limit is below n, or -errno.
+ */
+int pc_nofile_raise(unsigned long n);
+/* The hard RLIMIT_NOFILE (RLIM_INFINITY as ULONG_MAX), 0 when unknown. */
+unsigned long pc_nofile_hard(void);
+
 #endif

@@ -8,6 +8,7 @@
  * (perf_output_sample, perf_output_read, perf_event__output_id_sample).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +252,16 @@ size_t pc_read_values_size(uint64_t read_format, unsigned int nr)
 	if (read_format & PERF_FORMAT_GROUP)
 		return 8 + head + (size_t)nr * per;
 	return head + per;
+}
+
+unsigned int pc_read_values_max_nr(uint64_t read_format)
+{
+	size_t head = pc_read_values_size(read_format, 0);
+	size_t per = pc_read_values_size(read_format, 1) - head;
+
+	if (!(read_format & PERF_FORMAT_GROUP))
+		return UINT_MAX;
+	return (unsigned int)((PC_READ_SIZE_MAX - head) / per);
 }
 
 /* struct read_format at the cursor; the cursor's error names the field. */

@@ -63,6 +63,20 @@ int pc_read_values_decode(uint64_t read_format, const void *buf, size_t len,
 			  struct pc_read_values *out, const char **err);
 /* The size read(2) returns for this read_format with nr events in the group. */
 size_t pc_read_values_size(uint64_t read_format, unsigned int nr);
+/*
+ * The most a read may return: an event joins a group only while the read
+ * size of every member, counted with it, stays within 16 KiB
+ * (perf_event_validate_size(), kernel/events/core.c; E2BIG past it), so
+ * that a READ record fits in a sample.
+ */
+#define PC_READ_SIZE_MAX (16 * 1024)
+/*
+ * The most members a group whose members all read with read_format may
+ * have: the largest nr whose pc_read_values_size() is within
+ * PC_READ_SIZE_MAX (UINT_MAX without PERF_FORMAT_GROUP: the size never
+ * grows).
+ */
+unsigned int pc_read_values_max_nr(uint64_t read_format);
 
 struct pc_branch_entry {
 	uint64_t from, to, flags;

@@ -1307,6 +1307,22 @@ TEST(read_values_size_and_decode)
 						       PERF_FORMAT_ID, 3));
 	EXPECT_EQ(8U + 16 + 2 * 24, pc_read_values_size(PERF_FORMAT_GROUP | RF_ALL, 2));
 
+	/* The 16 KiB bound: the largest group within it, for each layout. */
+	EXPECT_EQ(2047U, pc_read_values_max_nr(PERF_FORMAT_GROUP));
+	EXPECT_EQ(1023U, pc_read_values_max_nr(PERF_FORMAT_GROUP | PERF_FORMAT_ID));
+	EXPECT_EQ(1022U, pc_read_values_max_nr(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+					       PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID));
+	EXPECT_EQ(681U, pc_read_values_max_nr(PERF_FORMAT_GROUP | RF_ALL));
+	EXPECT_EQ(UINT_MAX, pc_read_values_max_nr(RF_ALL));
+	for (uint64_t rf = PERF_FORMAT_GROUP; rf < 2 * PERF_FORMAT_GROUP + 16; rf++) {
+		if (!(rf & PERF_FORMAT_GROUP) || (rf & ~(PERF_FORMAT_GROUP | RF_ALL)))
+			continue;
+		unsigned int max = pc_read_values_max_nr(rf);
+
+		EXPECT_GE((size_t)PC_READ_SIZE_MAX, pc_read_values_size(rf, max));
+		EXPECT_LT((size_t)PC_READ_SIZE_MAX, pc_read_values_size(rf, max + 1));
+	}
+
 	/* group of 2, enabled+running+id+lost */
 	buf[0] = 2; buf[1] = 100; buf[2] = 90;
 	for (i = 0; i < 2; i++) {

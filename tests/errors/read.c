@@ -24,7 +24,18 @@
  * with one and with two siblings, through every member's fd: one byte
  * short is ENOSPC, the exact size (the control) reads that size and the
  * values in it are the page faults counted (n fresh pages, n faults).
+ *
+ * The same holds for the largest group there is: with TOTAL_TIME_ENABLED,
+ * TOTAL_TIME_RUNNING and ID, 1022 members read 16376 bytes (a 1023rd is
+ * E2BIG, errors/e2big.c). The kernel keeps the read size in a u16: before
+ * a723968c0ed3 (v4.3) bounded the group, a group of thousands wrapped it,
+ * the ENOSPC check passed and the kernel wrote the whole group past the
+ * caller's buffer (perf_event_tests' huge_group_start; the bound itself
+ * is errors/e2big's). One byte short writes nothing, a buffer of 29 KiB
+ * gets exactly the group's bytes and nothing after them.
  */
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "perfconf.h"
@@ -213,6 +224,74 @@ TEST(unwritable_buffer_is_efault)
 		close(fd);
 	}
 	munmap(ro, page);
+}
+
+/*
+ * The largest group of GROUP | TIMES | ID, every member a page-fault
+ * counter: ENOSPC one byte short with the buffer untouched, through the
+ * leader and through the last sibling; the control, a 29 KiB buffer, gets
+ * the group's size, every value N, every id its member's, and no byte
+ * past the size.
+ */
+TEST(largest_group_reads_within_the_buffer)
+{
+	const uint64_t rf = PERF_FORMAT_GROUP | TIMES | PERF_FORMAT_ID;
+	const unsigned int max = pc_read_values_max_nr(rf);
+	const size_t size = pc_read_values_size(rf, max), room = 29 * 1024, guard = 64;
+	struct perfconf_attr attr = pc_attr_user_faults(), sibling;
+	int err, n, *fds = calloc(max, sizeof(*fds));
+	unsigned char *buf = malloc(room + guard);
+
+	ASSERT_NE(NULL, fds);
+	ASSERT_NE(NULL, buf);
+	ASSERT_GT(room, size);
+	REQUIRE_NOFILE(max + 64);
+	attr.read_format = rf;
+	sibling = attr;
+	sibling.disabled = 0;	/* following the leader */
+	n = pc_group_open(&attr, &sibling, 0, -1, fds, (int)max, &err);
+	ASSERT_EQ((int)max, n) TH_LOG("refused at member %d: %s", n + 1, pc_errno_name(err));
+	/* Once unmeasured (the path paged in), then counted from zero. */
+	for (int round = 0; round < 2; round++) {
+		ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP));
+		ASSERT_EQ(0, pc_enable(fds[0]));
+		ASSERT_EQ(0, pc_work_page_faults(N));
+		ASSERT_EQ(0, pc_disable(fds[0]));
+	}
+	for (int m = 0; m < 2; m++) {
+		int fd = m ? fds[max - 1] : fds[0];
+		size_t at;
+
+		memset(buf, 0xa5, room + guard);
+		EXPECT_EQ(-1, read(fd, buf, size - 1)) TH_LOG("%s, %zu bytes", m ? "sibling" : "leader", size - 1);
+		EXPECT_ERRNO(ENOSPC, errno);
+		for (at = 0; at < room + guard && buf[at] == 0xa5; at++)
+			;
+		EXPECT_EQ(room + guard, at) TH_LOG("refused, yet byte %zu written", at);
+
+		ASSERT_EQ((ssize_t)size, read(fd, buf, room)) TH_LOG("%s", m ? "sibling" : "leader");
+		for (at = size; at < room + guard && buf[at] == 0xa5; at++)
+			;
+		EXPECT_EQ(room + guard, at) TH_LOG("%zu bytes read, byte %zu written", size, at);
+
+		uint64_t v[4];	/* nr, enabled, running, then { value, id } per member */
+
+		memcpy(v, buf, 3 * sizeof(uint64_t));
+		EXPECT_EQ(max, v[0]);
+		EXPECT_LT(0, v[1]);
+		EXPECT_EQ(v[1], v[2]);
+		for (unsigned int i = 0; i < max; i++) {
+			memcpy(v, buf + 24 + 16 * i, 2 * sizeof(uint64_t));
+			if (v[0] != N || v[1] != pc_event_id(fds[i])) {
+				EXPECT_EQ(N, v[0]) TH_LOG("member %u", i);
+				EXPECT_EQ(pc_event_id(fds[i]), v[1]) TH_LOG("member %u", i);
+				break;
+			}
+		}
+	}
+	pc_group_close(fds, n);
+	free(buf);
+	free(fds);
 }
 
 TEST_HARNESS_MAIN

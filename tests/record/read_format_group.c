@@ -28,8 +28,22 @@
  *   a sibling, PAGE_FAULTS, opened disabled and enabled after K faults:
  *   the last N - K;
  * read through each of the four fds after the group is disabled.
+ *
+ * A group read is of the group as it was built, whoever it counts and
+ * whenever it is read:
+ *  - a group attached to another task still reads every member after
+ *    that task has exited, through every fd (perf_event_exit_event() keeps
+ *    the grouping of events that have a file: 050735b08ca8, 2.6.34;
+ *    before it the exit detached the siblings and the leader read alone;
+ *    perf_event_tests' read_group_attached);
+ *  - a group read while the group counts returns live times, non-zero and
+ *    growing with the work, not the times of its last disable
+ *    (__perf_read_group_add() updates the leader first: abf4868b8548,
+ *    2.6.33; perf_event_tests' sync_read_required); the read after the
+ *    disable is the control.
  */
 #include "perfconf.h"
+#include "work/child.h"
 #include "work/faults.h"
 #include "work/clock.h"
 
@@ -195,6 +209,161 @@ TEST(every_combination_with_lost)
 	if (err)
 		SKIP(return, "PERF_FORMAT_LOST refused (%s)", pc_errno_name(err));
 	every_combination(_metadata, TIMES | PERF_FORMAT_ID | LOST_BIT, LOST_BIT);
+}
+
+#define GROUP_RF (PERF_FORMAT_GROUP | TIMES | PERF_FORMAT_ID)
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/*
+ * Read the group of the fds[members] through fd: the documented size, nr
+ * members, each id its member's; the values and times in *v.
+ */
+static void read_group(struct __test_metadata *_metadata, int fd, const int *fds, int members,
+		       struct pc_read_values *v, const char *when)
+{
+	uint64_t buf[64];
+	const char *err = NULL;
+	size_t size = pc_read_values_size(GROUP_RF, (unsigned int)members);
+
+	memset(buf, 0xa5, sizeof(buf));
+	ASSERT_EQ((ssize_t)size, read(fd, buf, sizeof(buf))) TH_LOG("%s", when);
+	ASSERT_EQ((int)size, pc_read_values_decode(GROUP_RF, buf, size, v, &err)) TH_LOG("%s", err);
+	ASSERT_EQ((uint64_t)members, v->nr) TH_LOG("%s", when);
+	for (int i = 0; i < members; i++) {
+		EXPECT_EQ(pc_event_id(fds[i]), v->values[i].id) TH_LOG("%s, member %d", when, i);
+	}
+}
+
+FIXTURE(exited) {
+	struct pc_child child;
+	int fds[3];
+};
+FIXTURE_VARIANT(exited) {
+	bool counting;	/* the group still enabled when the task exits */
+};
+FIXTURE_VARIANT_ADD(exited, disabled_before_exit) { .counting = false };
+FIXTURE_VARIANT_ADD(exited, counting_through_exit) { .counting = true };
+FIXTURE_SETUP(exited)
+{
+	for (int i = 0; i < 3; i++)
+		self->fds[i] = -1;
+	ASSERT_EQ(0, pc_child_start(&self->child, 0));
+	ASSERT_EQ(0, pc_child_do(&self->child, "timed_faults " STR(N)));	/* its path paged in */
+}
+FIXTURE_TEARDOWN(exited)
+{
+	pc_child_kill(&self->child);
+	for (int i = 2; i >= 0; i--)
+		if (self->fds[i] >= 0)
+			close(self->fds[i]);
+}
+
+/*
+ * A group on a child (all faults, minor faults, major faults) counts N
+ * faults of the child and is read; the child exits and is reaped; read
+ * again through every fd: nr 3 and every value, as before the exit (the
+ * group disabled before it), or at least that (counting through it: the
+ * exit's own faults, all minor), with times that ran.
+ */
+TEST_F(exited, group_of_an_exited_task_reads_every_member)
+{
+	static const uint64_t configs[3] = {
+		PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+	};
+	struct pc_read_values before, after;
+
+	for (int i = 0; i < 3; i++) {
+		struct perfconf_attr attr = pc_attr_user_faults();
+
+		attr.config = configs[i];
+		attr.read_format = GROUP_RF;
+		attr.disabled = i == 0;
+		self->fds[i] = pc_open(&attr, self->child.pid, -1, i ? self->fds[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		ASSERT_OPEN(self->fds[i]);
+	}
+	ASSERT_EQ(0, pc_enable(self->fds[0]));
+	ASSERT_EQ(0, pc_child_do(&self->child, "timed_faults " STR(N)));
+	if (!variant->counting)
+		ASSERT_EQ(0, pc_disable(self->fds[0]));
+	read_group(_metadata, self->fds[0], self->fds, 3, &before, "before the exit");
+	const uint64_t expected[3] = { N, N, 0 };
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(expected[i], before.values[i].value) TH_LOG("member %d, before the exit", i);
+	}
+	EXPECT_LT(0, before.time_running);
+	EXPECT_EQ(before.time_enabled, before.time_running);
+
+	ASSERT_EQ(0, pc_child_finish(&self->child));
+	for (int m = 0; m < 3; m++) {
+		read_group(_metadata, self->fds[m], self->fds, 3, &after, "after the exit");
+		if (variant->counting) {
+			EXPECT_LE(before.values[0].value, after.values[0].value) TH_LOG("through member %d", m);
+			EXPECT_EQ(after.values[0].value, after.values[1].value) TH_LOG("through member %d", m);
+			EXPECT_EQ(0, after.values[2].value) TH_LOG("through member %d", m);
+			EXPECT_LE(before.time_running, after.time_running);
+		} else {
+			for (int i = 0; i < 3; i++) {
+				EXPECT_EQ(before.values[i].value, after.values[i].value)
+					TH_LOG("through member %d, value %d", m, i);
+			}
+			EXPECT_EQ(before.time_running, after.time_running);
+		}
+		EXPECT_EQ(after.time_enabled, after.time_running);
+	}
+}
+
+/*
+ * This task's group (all faults, minor faults) enabled: N faults, read
+ * while it counts; N more, read again; disabled, read (the control).
+ * Every read has both times non-zero and equal (a software group never
+ * waits for a counter), the counts so far, and times that grew with the
+ * work in between.
+ */
+TEST(running_group_reads_live_times)
+{
+	struct pc_read_values r[3];
+	struct pc_perf_clock clk;
+	struct pc_faults f;
+	int fds[2];
+
+	ASSERT_EQ(0, pc_faults_map(&f, 4 * N + 1));
+	for (int i = 0; i < 2; i++) {
+		struct perfconf_attr attr = pc_attr_user_faults();
+
+		attr.config = i ? PERF_COUNT_SW_PAGE_FAULTS_MIN : PERF_COUNT_SW_PAGE_FAULTS;
+		attr.read_format = GROUP_RF;
+		attr.disabled = i == 0;
+		fds[i] = pc_open(&attr, 0, -1, i ? fds[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		ASSERT_OPEN(fds[i]);
+	}
+	/* Once unmeasured: the path is paged in. */
+	ASSERT_EQ(1, pc_faults_next(&f, 1));
+	ASSERT_EQ(0, pc_perf_clock_open(&clk));
+	read_group(_metadata, fds[0], fds, 2, &r[0], "warm");
+	ASSERT_EQ(0, pc_enable(fds[0]));
+	for (int k = 0; k < 2; k++) {
+		ASSERT_EQ(N, pc_faults_next(&f, N));
+		ASSERT_EQ(0, pc_perf_clock_wait(&clk));
+		read_group(_metadata, fds[0], fds, 2, &r[k], k ? "second read, counting" : "first read, counting");
+	}
+	ASSERT_EQ(0, pc_disable(fds[0]));
+	read_group(_metadata, fds[1], fds, 2, &r[2], "after the disable");
+	pc_perf_clock_close(&clk);
+	for (int k = 0; k < 3; k++) {
+		uint64_t faults = k ? 2 * N : N;
+
+		EXPECT_LT(0, r[k].time_enabled) TH_LOG("read %d", k);
+		EXPECT_LT(0, r[k].time_running) TH_LOG("read %d", k);
+		EXPECT_EQ(r[k].time_enabled, r[k].time_running) TH_LOG("read %d", k);
+		EXPECT_EQ(faults, r[k].values[0].value) TH_LOG("read %d", k);
+		EXPECT_EQ(faults, r[k].values[1].value) TH_LOG("read %d", k);
+	}
+	EXPECT_LT(r[0].time_enabled, r[1].time_enabled) TH_LOG("times stood still while counting");
+	EXPECT_LE(r[1].time_enabled, r[2].time_enabled);
+	close(fds[1]);
+	close(fds[0]);
+	pc_faults_unmap(&f);
 }
 
 TEST_HARNESS_MAIN
