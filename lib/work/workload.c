@@ -239,7 +239,7 @@ static void *thread_main(void *arg)
  * its copies twice (5.10) and its inherit_stat PERF_RECORD_READ is not
  * written yet. Gone from /proc/self/task, it is done.
  */
-static int wait_until_gone(pid_t tid)
+int pc_work_thread_gone(pid_t tid)
 {
 	const struct timespec tick = { .tv_nsec = 100000 };	/* 0.1 ms */
 	char path[64];
@@ -264,7 +264,7 @@ pid_t pc_work_in_thread(const char *work)
 	pthread_join(thread, NULL);
 	if (t.err)
 		return t.err;
-	err = wait_until_gone(t.tid);
+	err = pc_work_thread_gone(t.tid);
 	return err ? err : t.tid;
 }
 

@@ -74,6 +74,12 @@ pid_t pc_work_in_child(const char *work);
  * and reported). Its tid, or -errno (-ETIMEDOUT if it lingers for seconds).
  */
 pid_t pc_work_in_thread(const char *work);
+/*
+ * Wait until a joined thread of this process is gone from
+ * /proc/self/task: the kernel is done with it (its perf events' copies
+ * counted and reported). 0, or -ETIMEDOUT if it lingers for seconds.
+ */
+int pc_work_thread_gone(pid_t tid);
 
 /*
  * fork + exec of this very binary (/proc/self/exe) as a helper: a
