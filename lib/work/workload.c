@@ -183,6 +183,20 @@ static int timed_faults(unsigned long n)
 	return err;
 }
 
+/* The words of the "touch_a" and "touch_b" work, each on a cache line of its own. */
+static volatile uint64_t work_words[2][8] __attribute__((aligned(64)));
+
+volatile uint64_t *pc_work_word(unsigned int i)
+{
+	return &work_words[i & 1][0];
+}
+
+static void touch_word(unsigned int i, unsigned long n)
+{
+	for (unsigned long k = 0; k < n; k++)
+		pc_work_touch(pc_work_word(i));
+}
+
 int pc_work_do(const char *work)
 {
 	char verb[16], arg[64] = "";
@@ -191,6 +205,8 @@ int pc_work_do(const char *work)
 		return -EINVAL;
 	if (!strcmp(verb, "calls"))
 		pc_work_calls(strtoul(arg, NULL, 0));
+	else if (!strcmp(verb, "touch_a") || !strcmp(verb, "touch_b"))
+		touch_word(verb[6] == 'b', strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "loop"))
 		pc_work_loop(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "faults"))

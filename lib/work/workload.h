@@ -62,10 +62,14 @@ pid_t pc_work_fork_exit(int code);
  * "faults N" (N page faults), "timed_faults N" (N page faults, then a
  * wait until perf time has moved, work/clock.h: an event enabled around
  * them, by an exec say, sees time pass on a coarse clock too; the wait's
- * witness is opened first, a few faults more), "comm NAME". Returns 0, or -EINVAL for
+ * witness is opened first, a few faults more), "comm NAME", "touch_a N"
+ * and "touch_b N" (N calls of pc_work_touch on pc_work_word(0) or (1): a
+ * data breakpoint's hits in a child or a thread). Returns 0, or -EINVAL for
  * unknown work, or the workload's -errno.
  */
 int pc_work_do(const char *work);
+/* The word "touch_a" (i = 0) or "touch_b" (i = 1) writes: 8 bytes, alone on a cache line. */
+volatile uint64_t *pc_work_word(unsigned int i);
 /* fork; the child does the work and exits; waits. The child's pid, or -errno. */
 pid_t pc_work_in_child(const char *work);
 /*
