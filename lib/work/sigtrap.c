@@ -77,17 +77,18 @@ static void disable_watched(void)
 
 static void on_sigtrap(int sig, siginfo_t *si, void *uc)
 {
-	unsigned int n = ncaught;
 	struct pc_sigtrap t;
 	int saved = errno;
+	unsigned int n;
 
 	(void)sig;
 	(void)uc;
 	pc_siginfo_perf(si, &t);
 	t.tid = (pid_t)syscall(SYS_gettid);
+	/* threads may run it at once: each signal takes a slot of its own */
+	n = __atomic_fetch_add(&ncaught, 1, __ATOMIC_ACQ_REL);
 	if (n < PC_SIGTRAP_LOG)
 		caught[n] = t;
-	__atomic_store_n(&ncaught, n + 1, __ATOMIC_RELEASE);
 	thread_caught = thread_caught + 1;
 	if (n + 1 >= PC_SIGTRAP_LIMIT) {
 		limited = 1;
