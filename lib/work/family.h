@@ -31,11 +31,46 @@
 #ifndef PERFCONF_FAMILY_H
 #define PERFCONF_FAMILY_H
 
+#include <pthread.h>
+#include <semaphore.h>
+#include <sys/types.h>
+
 /*
  * Open a disabled, non-inherited PERF_COUNT_SW_DUMMY event on the caller,
  * so that its children's contexts are no clones of its own. Returns the fd
  * (close it when done), or -errno.
  */
 int pc_family_anchor(void);
+
+/*
+ * A thread of this process that works in steps, on the test's cue (the
+ * thread's counterpart of work/child.h's pc_child): started before the
+ * test acts on the events it inherited, so that what an ioctl on the
+ * parent's fd does to an existing thread's copy can be seen.
+ *
+ *	struct pc_family_thread t;
+ *	ASSERT_EQ(0, pc_family_thread_start(&t));	// created, waiting
+ *	ASSERT_EQ(0, pc_family_thread_do(&t, "calls 100"));	// done, waiting again
+ *	ASSERT_EQ(0, pc_family_thread_stop(&t));	// joined and gone
+ *
+ * Work strings are pc_work_do()'s. The thread waits on a semaphore
+ * (futex waits: no page faults, no calls of pc_work_target).
+ */
+struct pc_family_thread {
+	pthread_t thread;
+	pid_t tid;		/* 0 when there is no thread */
+	sem_t cue, done;
+	const char *work;	/* NULL: exit */
+	int err;		/* the last work's result */
+};
+/* Create the thread; it runs once through its wait before this returns. 0 or -errno. */
+int pc_family_thread_start(struct pc_family_thread *t);
+/* The thread does `work` and waits again: the work's result (0, or -errno). */
+int pc_family_thread_do(struct pc_family_thread *t, const char *work);
+/*
+ * The thread exits; it is joined and gone from /proc/self/task (its copies
+ * folded into the parents' counts). 0 or -errno. Safe to repeat.
+ */
+int pc_family_thread_stop(struct pc_family_thread *t);
 
 #endif

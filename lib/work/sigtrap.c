@@ -54,6 +54,7 @@ static int installed;
 static int watched[PC_SIGTRAP_FDS];
 static volatile unsigned int nwatched;
 static volatile int disarmed, limited;
+static __thread volatile unsigned int thread_caught;	/* by the thread's own handler runs */
 
 /* Whether an arm64 kernel handles this task's breakpoints: an arm64 build, or an armhf one on its compat ABI. */
 int pc_sigtrap_disarms(void)
@@ -76,17 +77,19 @@ static void disable_watched(void)
 
 static void on_sigtrap(int sig, siginfo_t *si, void *uc)
 {
-	unsigned int n = ncaught;
 	struct pc_sigtrap t;
 	int saved = errno;
+	unsigned int n;
 
 	(void)sig;
 	(void)uc;
 	pc_siginfo_perf(si, &t);
 	t.tid = (pid_t)syscall(SYS_gettid);
+	/* threads may run it at once: each signal takes a slot of its own */
+	n = __atomic_fetch_add(&ncaught, 1, __ATOMIC_ACQ_REL);
 	if (n < PC_SIGTRAP_LOG)
 		caught[n] = t;
-	__atomic_store_n(&ncaught, n + 1, __ATOMIC_RELEASE);
+	thread_caught = thread_caught + 1;
 	if (n + 1 >= PC_SIGTRAP_LIMIT) {
 		limited = 1;
 		disable_watched();
@@ -137,6 +140,7 @@ int pc_sigtrap_catch(void)
 	nwatched = 0;
 	raise(SIGTRAP);
 	ncaught = 0;
+	thread_caught = 0;
 	disarmed = limited = 0;
 	memset(caught, 0, sizeof(caught));
 	return 0;
@@ -145,6 +149,11 @@ int pc_sigtrap_catch(void)
 unsigned int pc_sigtrap_count(void)
 {
 	return __atomic_load_n(&ncaught, __ATOMIC_ACQUIRE);
+}
+
+unsigned int pc_sigtrap_count_thread(void)
+{
+	return thread_caught;
 }
 
 const struct pc_sigtrap *pc_sigtrap_get(unsigned int n)

@@ -61,6 +61,11 @@ void pc_siginfo_perf(const siginfo_t *si, struct pc_sigtrap *out);
 int pc_sigtrap_catch(void);
 /* SIGTRAPs caught since pc_sigtrap_catch() (all of them, logged or not). */
 unsigned int pc_sigtrap_count(void);
+/*
+ * SIGTRAPs whose handler ran in the calling thread: since the thread
+ * began, or for the thread that called pc_sigtrap_catch(), since then.
+ */
+unsigned int pc_sigtrap_count_thread(void);
 /* The nth caught SIGTRAP (from 0), or NULL if not logged. */
 const struct pc_sigtrap *pc_sigtrap_get(unsigned int n);
 /* Put back the disposition SIGTRAP had before pc_sigtrap_catch(). */

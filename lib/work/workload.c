@@ -188,6 +188,20 @@ int pc_work_task_events(int on)
 	return prctl(on ? PR_TASK_PERF_EVENTS_ENABLE : PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0) ? -errno : 0;
 }
 
+/* The words of the "touch_a" and "touch_b" work, each on a cache line of its own. */
+static volatile uint64_t work_words[2][8] __attribute__((aligned(64)));
+
+volatile uint64_t *pc_work_word(unsigned int i)
+{
+	return &work_words[i & 1][0];
+}
+
+static void touch_word(unsigned int i, unsigned long n)
+{
+	for (unsigned long k = 0; k < n; k++)
+		pc_work_touch(pc_work_word(i));
+}
+
 int pc_work_do(const char *work)
 {
 	char verb[16], arg[64] = "";
@@ -196,6 +210,8 @@ int pc_work_do(const char *work)
 		return -EINVAL;
 	if (!strcmp(verb, "calls"))
 		pc_work_calls(strtoul(arg, NULL, 0));
+	else if (!strcmp(verb, "touch_a") || !strcmp(verb, "touch_b"))
+		touch_word(verb[6] == 'b', strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "loop"))
 		pc_work_loop(strtoul(arg, NULL, 0));
 	else if (!strcmp(verb, "faults"))
@@ -246,7 +262,7 @@ static void *thread_main(void *arg)
  * its copies twice (5.10) and its inherit_stat PERF_RECORD_READ is not
  * written yet. Gone from /proc/self/task, it is done.
  */
-static int wait_until_gone(pid_t tid)
+int pc_work_thread_gone(pid_t tid)
 {
 	const struct timespec tick = { .tv_nsec = 100000 };	/* 0.1 ms */
 	char path[64];
@@ -269,7 +285,7 @@ pid_t pc_work_fn_in_thread(pc_work_fn fn, void *arg)
 	if (err)
 		return -err;
 	pthread_join(thread, NULL);
-	err = wait_until_gone(t.tid);
+	err = pc_work_thread_gone(t.tid);
 	return err ? err : t.tid;
 }
 

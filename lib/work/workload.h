@@ -63,10 +63,14 @@ pid_t pc_work_fork_exit(int code);
  * wait until perf time has moved, work/clock.h: an event enabled around
  * them, by an exec say, sees time pass on a coarse clock too; the wait's
  * witness is opened first, a few faults more), "comm NAME", "task_events on"
- * or "task_events off" (pc_work_task_events). Returns 0, or -EINVAL for
+ * or "task_events off" (pc_work_task_events), "touch_a N" and "touch_b N"
+ * (N calls of pc_work_touch on pc_work_word(0) or (1): a data breakpoint's
+ * hits in a child or a thread). Returns 0, or -EINVAL for
  * unknown work, or the workload's -errno.
  */
 int pc_work_do(const char *work);
+/* The word "touch_a" (i = 0) or "touch_b" (i = 1) writes: 8 bytes, alone on a cache line. */
+volatile uint64_t *pc_work_word(unsigned int i);
 /* fork; the child does the work and exits; waits. The child's pid, or -errno. */
 pid_t pc_work_in_child(const char *work);
 /*
@@ -77,6 +81,12 @@ pid_t pc_work_in_child(const char *work);
 pid_t pc_work_in_thread(const char *work);
 /* The same for fn(arg): its tid once it is joined and gone, or -errno. */
 pid_t pc_work_fn_in_thread(pc_work_fn fn, void *arg);
+/*
+ * Wait until a joined thread of this process is gone from
+ * /proc/self/task: the kernel is done with it (its perf events' copies
+ * counted and reported). 0, or -ETIMEDOUT if it lingers for seconds.
+ */
+int pc_work_thread_gone(pid_t tid);
 
 /*
  * fork + exec of this very binary (/proc/self/exe) as a helper: a

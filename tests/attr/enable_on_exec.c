@@ -4,7 +4,11 @@
  * after a call to execve(2)." A disabled event opened on a child counts
  * nothing while the child works, and counts from its exec on; an event
  * that is enabled already is left alone; without the bit a disabled event
- * stays disabled across the exec.
+ * stays disabled across the exec. The exec enables the event of the task
+ * that execs only: an inherited copy in a child that execs starts, its
+ * sibling's copy and the parent's event stay off. From the exec on a
+ * software event runs whenever it is enabled: time_enabled equals
+ * time_running.
  *
  * The child runs in steps (lib/work/child.h): it works, stops so the event
  * can be read, then execs this binary as a helper that does named work.
@@ -19,6 +23,7 @@
 #include "work/measure.h"
 #include "perfconf.h"
 #include "work/child.h"
+#include "work/family.h"
 
 /* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
 PERFCONF_META("serial=probes");
@@ -153,6 +158,67 @@ TEST_F(child, group_starts_with_its_leader)
 	EXPECT_EQ(counted, pc_count_of(sibling));
 	close(sibling);
 	close(leader);
+}
+
+/*
+ * A software event with enable_on_exec: after the exec its times are
+ * equal (it ran whenever it was enabled) and not zero (the helper waits
+ * until perf time has moved).
+ */
+TEST_F(child, time_enabled_equals_running)
+{
+	const uint64_t rf = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	struct perfconf_attr attr = pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	struct pc_read_values v;
+	uint64_t buf[3];
+
+	attr.enable_on_exec = 1;
+	attr.read_format = rf;
+	int fd = pc_open(&attr, self->child.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	ASSERT_EQ(0, pc_child_do(&self->child, "timed_faults 10"));
+	ASSERT_EQ(0, pc_child_exec(&self->child, "timed_faults 10"));
+	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
+	ASSERT_LT(0, pc_read_values_decode(rf, buf, sizeof(buf), &v, NULL));
+	EXPECT_LE(10, v.values[0].value);
+	EXPECT_LT(0, v.time_running);
+	EXPECT_EQ(v.time_enabled, v.time_running);
+	close(fd);
+}
+
+/*
+ * An inherited counter with enable_on_exec, two children made with their
+ * copies (off): the one that execs counts its helper's calls, its sibling
+ * that did not exec counts nothing, nor does the parent.
+ */
+TEST_F(child, only_the_copy_of_the_exec_starts)
+{
+	struct pc_child sibling;
+	struct perfconf_attr attr;
+
+	CALLS_ATTR(&attr, pc_work_target);
+	attr.inherit = 1;
+	attr.enable_on_exec = 1;
+	pc_child_finish(&self->child);	/* the fixture's child has no copy */
+	int fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	int anchor = pc_family_anchor();
+	ASSERT_LE(0, anchor);
+	ASSERT_EQ(0, pc_child_start(&self->child, 0));
+	ASSERT_EQ(0, pc_child_start(&sibling, 0));
+	ASSERT_EQ(0, pc_child_do(&self->child, "calls 10"));
+	ASSERT_EQ(0, pc_child_do(&sibling, "calls 10"));
+	pc_work_calls(10);
+	EXPECT_EQ(0, pc_count_of(fd)) TH_LOG("before any exec");
+	ASSERT_EQ(0, pc_child_exec(&self->child, "calls 100"));
+	EXPECT_EQ(100, pc_count_of(fd)) TH_LOG("the helper's calls, after the exec");
+	ASSERT_EQ(0, pc_child_do(&sibling, "calls 1000"));
+	pc_work_calls(1000);
+	EXPECT_EQ(100, pc_count_of(fd)) TH_LOG("the sibling's or the parent's calls were counted");
+	ASSERT_EQ(0, pc_child_finish(&sibling));
+	EXPECT_EQ(100, pc_count_of(fd));
+	close(anchor);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

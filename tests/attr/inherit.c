@@ -22,6 +22,12 @@
  * holding only inherited events opens an anchor (pc_family_anchor) first.
  * The non-inherited counters of children_are_counted and
  * threads_are_counted do the same job there.
+ *
+ * The copies follow the parent's event: PERF_EVENT_IOC_ENABLE and
+ * PERF_EVENT_IOC_DISABLE on the parent's fd start and stop the copies in
+ * the children and threads that already have one, whichever state the
+ * event was in when they were made (tests/ioctl/modify_attributes.c:
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES reaches them too).
  */
 #include <stdio.h>
 #include <sys/wait.h>
@@ -260,6 +266,87 @@ TEST(sample_read)
 	EXPECT_EQ(4, childs);
 	pc_capture_close(&cap);
 	close(anchor);
+}
+
+/*
+ * A child or a thread made while the event was off (or on), then the
+ * parent's fd toggled: each step's calls in that task count exactly when
+ * the event is on. The parent makes no calls: only the copy counts.
+ */
+FIXTURE(copies) {
+	struct pc_child child;
+	struct pc_family_thread thread;
+	int fd, anchor;
+};
+FIXTURE_VARIANT(copies) {
+	int thread;		/* the task is a thread, else a child process */
+	int on_at_fork;		/* the event was enabled when the task was made */
+};
+FIXTURE_VARIANT_ADD(copies, child_made_off) { .thread = 0, .on_at_fork = 0 };
+FIXTURE_VARIANT_ADD(copies, child_made_on) { .thread = 0, .on_at_fork = 1 };
+FIXTURE_VARIANT_ADD(copies, thread_made_off) { .thread = 1, .on_at_fork = 0 };
+FIXTURE_VARIANT_ADD(copies, thread_made_on) { .thread = 1, .on_at_fork = 1 };
+
+FIXTURE_SETUP(copies)
+{
+	struct perfconf_attr attr;
+
+	self->child.pid = 0;
+	self->thread.tid = 0;
+	self->fd = self->anchor = -1;
+	UPROBE_ON(attr, pc_work_target, 1);
+	self->fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (self->fd < 0)
+		SKIP_IF_UNSUPPORTED(errno, "a uprobe event");
+	ASSERT_OPEN(self->fd);
+	self->anchor = pc_family_anchor();
+	ASSERT_LE(0, self->anchor);
+	if (variant->on_at_fork)
+		ASSERT_EQ(0, pc_enable(self->fd));
+	if (variant->thread) {
+		ASSERT_EQ(0, pc_family_thread_start(&self->thread));
+	} else {
+		ASSERT_EQ(0, pc_child_start(&self->child, 0));
+	}
+}
+
+FIXTURE_TEARDOWN(copies)
+{
+	pc_family_thread_stop(&self->thread);
+	pc_child_finish(&self->child);
+	if (self->anchor >= 0)
+		close(self->anchor);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(copies, follow_enable_and_disable)
+{
+	static const unsigned long calls[] = { 2, 20, 200, 2000 };
+	char work[32];
+	uint64_t expected = 0;
+	int on = variant->on_at_fork;
+
+	for (unsigned int i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		snprintf(work, sizeof(work), "calls %lu", calls[i]);
+		if (variant->thread) {
+			ASSERT_EQ(0, pc_family_thread_do(&self->thread, work));
+		} else {
+			ASSERT_EQ(0, pc_child_do(&self->child, work));
+		}
+		expected += on ? calls[i] : 0;
+		EXPECT_EQ(expected, pc_count_of(self->fd))
+			TH_LOG("step %u: %lu calls in the %s with the parent's event %s", i, calls[i],
+			       variant->thread ? "thread" : "child", on ? "enabled" : "disabled");
+		on = !on;
+		ASSERT_EQ(0, on ? pc_enable(self->fd) : pc_disable(self->fd));
+	}
+	if (variant->thread) {
+		ASSERT_EQ(0, pc_family_thread_stop(&self->thread));
+	} else {
+		ASSERT_EQ(0, pc_child_finish(&self->child));
+	}
+	EXPECT_EQ(expected, pc_count_of(self->fd)) TH_LOG("once the task is gone");
 }
 
 TEST_HARNESS_MAIN

@@ -26,12 +26,29 @@
  * arrives past the probed instruction: nothing to disarm. Past
  * PC_SIGTRAP_LIMIT signals the catcher disables the events: a runaway
  * shows as a wrong count.
+ *
+ * Under concurrency (concurrent.*): several threads that share one
+ * inherited sigtrap event (inherit_thread), a uprobe or a write
+ * watchpoint on one shared word, get exactly one SIGTRAP per hit, each in
+ * the thread that hit, before that thread goes on; also while another
+ * thread disables and enables the event through the parent's fd. Which
+ * hits land while it is enabled then depends on scheduling, but every
+ * counted hit traps once and no other does: the signals equal the event's
+ * count, and each thread's own signals go up by 0 or 1 per hit. Windows
+ * that barriers keep enabled or disabled for every thread give exact
+ * counts. On arm64 the catcher disarms a breakpoint on each signal (see
+ * above), which threads sharing one cannot survive: the watchpoint
+ * variant is blocked there.
  */
 #include <linux/hw_breakpoint.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/syscall.h>
 
 #include "perfconf.h"
 #include "work/faults.h"
+#include "work/family.h"
+#include "work/measure.h"
 #include "work/sigtrap.h"
 
 PERFCONF_KEEP_CALLS(pc_work_target)
@@ -252,6 +269,236 @@ TEST(inherit_companions)
 		     pc_sigtrap_since() % 1000);
 	EXPECT_ERRNO(0, with_thread);
 	EXPECT_TRUE(alone == 0 || alone == EINVAL) TH_LOG("%s", pc_errno_name(alone));
+}
+
+#define WORKERS 3
+#define HITS 100	/* per worker, one_signal_per_hit */
+#define WINDOW 20	/* hits per worker in each window of disable_and_enable_while_hitting */
+#define ROUNDS 2
+
+/* The word the watchpoint variant watches and its workers write. */
+static volatile uint64_t shared_word __attribute__((aligned(64)));
+
+FIXTURE(concurrent) {
+	int fd, anchor;
+	uint32_t type;
+};
+FIXTURE_VARIANT(concurrent) {
+	int watchpoint;		/* a write watchpoint on shared_word, else a uprobe on pc_work_target */
+};
+FIXTURE_VARIANT_ADD(concurrent, uprobe) { .watchpoint = 0 };
+FIXTURE_VARIANT_ADD(concurrent, watchpoint) { .watchpoint = 1 };
+
+FIXTURE_SETUP(concurrent)
+{
+	struct perfconf_attr attr;
+
+	self->fd = self->anchor = -1;
+	if (variant->watchpoint) {
+		REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
+		if (pc_sigtrap_disarms())
+			BLOCKED("an arm64 kernel returns from a watchpoint's SIGTRAP to the access, armed again: "
+				"the catcher disarms the event on each signal, which threads sharing it cannot survive");
+		attr = pc_sigtrap_breakpoint(HW_BREAKPOINT_W, &shared_word, HW_BREAKPOINT_LEN_8, 1);
+	} else {
+		SIGTRAP_UPROBE(&attr, pc_work_target, 1);
+	}
+	attr.inherit = 1;
+	attr.inherit_thread = 1;
+	self->type = attr.type;
+	ASSERT_EQ(0, pc_sigtrap_catch());
+	OPEN_SIGTRAP(self->fd, &attr);
+	self->anchor = pc_family_anchor();
+	ASSERT_LE(0, self->anchor);
+}
+
+FIXTURE_TEARDOWN(concurrent)
+{
+	if (self->anchor >= 0)
+		close(self->anchor);
+	if (self->fd >= 0)
+		close(self->fd);
+	pc_sigtrap_release();
+}
+
+/* A phase of the workers' hits, and what each hit must do to the thread's own signal count. */
+enum window { ENABLED, DISABLED, TOGGLED };
+
+struct worker {
+	pthread_t thread;
+	pthread_barrier_t *barrier;
+	int watchpoint;
+	enum window windows[2 * ROUNDS * 3];
+	unsigned int nwindows, hits;	/* hits per window */
+	volatile unsigned int *finished;	/* workers done with the current window */
+	pid_t tid;
+	unsigned int signals;		/* its own, at the end */
+	unsigned int counted;		/* its hits that trapped in TOGGLED windows */
+	char wrong[160];		/* the first wrong signal count, or "" */
+};
+
+static void hit(int watchpoint)
+{
+	if (watchpoint)
+		pc_work_touch(&shared_word);
+	else
+		pc_work_calls(1);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	w->tid = gettid_();
+	for (unsigned int k = 0; k < w->nwindows; k++) {
+		pthread_barrier_wait(w->barrier);	/* the window is set up */
+		for (unsigned int i = 1; i <= w->hits; i++) {
+			unsigned int before = pc_sigtrap_count_thread(), got;
+
+			hit(w->watchpoint);
+			got = pc_sigtrap_count_thread() - before;
+			if (w->windows[k] == TOGGLED && got == 1)
+				w->counted++;
+			if (w->windows[k] == TOGGLED)
+				sched_yield();	/* one CPU: the toggling thread runs between hits */
+			if ((w->windows[k] == ENABLED && got != 1) || (w->windows[k] == DISABLED && got) ||
+			    (w->windows[k] == TOGGLED && got > 1)) {
+				if (!w->wrong[0])
+					snprintf(w->wrong, sizeof(w->wrong),
+						 "window %u (%s), hit %u: %u signals in the thread that hit", k,
+						 w->windows[k] == ENABLED ? "enabled" :
+						 w->windows[k] == DISABLED ? "disabled" : "toggled", i, got);
+			}
+		}
+		__atomic_add_fetch(w->finished, 1, __ATOMIC_RELEASE);
+		pthread_barrier_wait(w->barrier);	/* the window is over */
+	}
+	w->signals = pc_sigtrap_count_thread();
+	pthread_barrier_wait(w->barrier);	/* the test reads the event while the copies live */
+	return NULL;
+}
+
+/*
+ * WORKERS threads made with copies of the event, through the windows: the
+ * event is enabled or disabled before each window starts, toggled while a
+ * TOGGLED window runs (which starts enabled, its workers yielding between
+ * hits so that on one CPU the toggles fall between them). Reads the event's count while the threads live, then joins them
+ * (gone: their copies folded).
+ */
+static void run_workers(struct __test_metadata *_metadata, FIXTURE_DATA(concurrent) *self, int watchpoint,
+			const enum window *windows, unsigned int nwindows, unsigned int hits,
+			struct worker *w, uint64_t *count)
+{
+	pthread_barrier_t barrier;
+	volatile unsigned int finished = 0;
+
+	ASSERT_EQ(0, pthread_barrier_init(&barrier, NULL, WORKERS + 1));
+	for (unsigned int i = 0; i < WORKERS; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		w[i].barrier = &barrier;
+		w[i].watchpoint = watchpoint;
+		memcpy(w[i].windows, windows, nwindows * sizeof(*windows));
+		w[i].nwindows = nwindows;
+		w[i].hits = hits;
+		w[i].finished = &finished;
+		ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, worker_main, &w[i]));
+	}
+	for (unsigned int k = 0; k < nwindows; k++) {
+		if (windows[k] != DISABLED) {
+			EXPECT_EQ(0, pc_enable(self->fd));
+		} else if (windows[k] == DISABLED) {
+			EXPECT_EQ(0, pc_disable(self->fd));
+		}
+		__atomic_store_n(&finished, 0, __ATOMIC_RELEASE);
+		pthread_barrier_wait(&barrier);
+		/* a TOGGLED window: off and on again while the workers hit, until they are done */
+		while (windows[k] == TOGGLED && __atomic_load_n(&finished, __ATOMIC_ACQUIRE) < WORKERS) {
+			EXPECT_EQ(0, pc_disable(self->fd));
+			sched_yield();
+			EXPECT_EQ(0, pc_enable(self->fd));
+			sched_yield();
+		}
+		pthread_barrier_wait(&barrier);
+	}
+	pthread_barrier_wait(&barrier);
+	*count = pc_count_of(self->fd);
+	for (unsigned int i = 0; i < WORKERS; i++) {
+		pthread_join(w[i].thread, NULL);
+		EXPECT_EQ(0, pc_work_thread_gone(w[i].tid));
+	}
+	pthread_barrier_destroy(&barrier);
+}
+
+/* Every signal logged: TRAP_PERF of the event's type, in one of the workers. */
+static void expect_signals_of(struct __test_metadata *_metadata, const struct worker *w, uint32_t type,
+			      int watchpoint)
+{
+	for (unsigned int n = 0; pc_sigtrap_get(n); n++) {
+		const struct pc_sigtrap *t = pc_sigtrap_get(n);
+		int ours = 0;
+
+		for (unsigned int i = 0; i < WORKERS; i++)
+			ours |= t->tid == w[i].tid;
+		EXPECT_TRUE(ours) TH_LOG("signal %u in thread %d, no worker", n, t->tid);
+		EXPECT_EQ(PC_TRAP_PERF, t->code) TH_LOG("signal %u", n);
+		EXPECT_EQ(type, t->perf_type) TH_LOG("signal %u", n);
+		if (watchpoint) {
+			EXPECT_EQ((uintptr_t)&shared_word, t->addr) TH_LOG("signal %u", n);
+		}
+	}
+}
+
+/* The event enabled throughout: HITS signals in each worker, one right after each of its hits. */
+TEST_F(concurrent, one_signal_per_hit)
+{
+	static const enum window all[] = { ENABLED };
+	struct worker w[WORKERS];
+	uint64_t count;
+
+	run_workers(_metadata, self, variant->watchpoint, all, 1, HITS, w, &count);
+	ASSERT_EQ(0, pc_disable(self->fd));
+	for (unsigned int i = 0; i < WORKERS; i++) {
+		EXPECT_STREQ("", w[i].wrong) TH_LOG("worker %u", i);
+		EXPECT_EQ(HITS, w[i].signals) TH_LOG("worker %u", i);
+	}
+	EXPECT_EQ(WORKERS * HITS, count);
+	EXPECT_EQ(WORKERS * HITS, pc_sigtrap_count());
+	EXPECT_EQ(0, pc_sigtrap_count_thread()) TH_LOG("signals in the thread that only opened");
+	expect_signals_of(_metadata, w, self->type, variant->watchpoint);
+}
+
+/*
+ * Windows in turn, each round: enabled for all (a signal per hit),
+ * disabled for all (none), then toggled off and on through the parent's fd
+ * while they hit (0 or 1 per hit). At the end the signals, all of them and
+ * each thread's, match the counted hits.
+ */
+TEST_F(concurrent, disable_and_enable_while_hitting)
+{
+	enum window windows[3 * ROUNDS];
+	struct worker w[WORKERS];
+	unsigned int exact = 0, counted = 0, signals = 0;
+	uint64_t count;
+
+	for (unsigned int r = 0; r < ROUNDS; r++) {
+		windows[3 * r] = ENABLED;
+		windows[3 * r + 1] = DISABLED;
+		windows[3 * r + 2] = TOGGLED;
+	}
+	run_workers(_metadata, self, variant->watchpoint, windows, 3 * ROUNDS, WINDOW, w, &count);
+	ASSERT_EQ(0, pc_disable(self->fd));
+	for (unsigned int i = 0; i < WORKERS; i++) {
+		EXPECT_STREQ("", w[i].wrong) TH_LOG("worker %u", i);
+		EXPECT_EQ(ROUNDS * WINDOW + w[i].counted, w[i].signals) TH_LOG("worker %u", i);
+		exact += ROUNDS * WINDOW;
+		counted += w[i].counted;
+		signals += w[i].signals;
+	}
+	EXPECT_EQ(exact + counted, count) TH_LOG("the event's count against the hits that trapped");
+	EXPECT_EQ(signals, pc_sigtrap_count());
+	EXPECT_EQ(count, pc_sigtrap_count());
+	EXPECT_EQ(0, pc_sigtrap_count_thread()) TH_LOG("signals in the thread that toggled");
+	expect_signals_of(_metadata, w, self->type, variant->watchpoint);
 }
 
 TEST_HARNESS_MAIN

@@ -20,7 +20,9 @@
  * attr (EINVAL when a byte differs), moves it, and enables it again unless
  * the new attr says disabled: the disabled bit of the new attr decides
  * whether the event runs afterwards. Since 5.13 the change reaches the
- * copies of an inherited event too.
+ * copies of an inherited event too: a breakpoint moves, and a new sig_data
+ * arrives with the next SIGTRAP, in the children and threads that had
+ * their copy before the change.
  *
  * The effect is measured with the breakpoint's own count, so those cases
  * need breakpoints that fire and are blocked where they do not
@@ -37,6 +39,8 @@
 #include "work/measure.h"
 #include "work/sigtrap.h"
 #include "work/clock.h"
+#include "work/child.h"
+#include "work/family.h"
 
 /* Two data words, each on a cache line of its own. */
 static volatile uint64_t word_a __attribute__((aligned(64)));
@@ -427,6 +431,135 @@ TEST_F(size, modify)
 		EXPECT_ERRNO(0, modify_errno(fd, &attr)) TH_LOG("the control: the open's size");
 	}
 	close(fd);
+}
+
+/* The release whose kernel applies the change to an inherited event's copies. */
+#define COPIES_SINCE PC_KVER(5, 13)
+#define REQUIRE_COPIES_MODIFIED() do { \
+	if (pc_kernel()->kver < COPIES_SINCE) \
+		SKIP(return, "the change reaches inherited copies since Linux 5.13"); \
+} while (0)
+
+/*
+ * An inherited write breakpoint on pc_work_word(0), a child or a thread
+ * made with its copy, then the move to pc_work_word(1): the task's writes
+ * count where the breakpoint is at the time.
+ */
+FIXTURE(inherited) {
+	struct pc_child child;
+	struct pc_family_thread thread;
+	int fd, anchor;
+};
+FIXTURE_VARIANT(inherited) {
+	int thread;	/* the task is a thread, else a child process */
+};
+FIXTURE_VARIANT_ADD(inherited, child) { .thread = 0 };
+FIXTURE_VARIANT_ADD(inherited, thread) { .thread = 1 };
+
+FIXTURE_SETUP(inherited)
+{
+	self->child.pid = 0;
+	self->thread.tid = 0;
+	self->fd = self->anchor = -1;
+}
+
+FIXTURE_TEARDOWN(inherited)
+{
+	pc_family_thread_stop(&self->thread);
+	pc_child_finish(&self->child);
+	if (self->anchor >= 0)
+		close(self->anchor);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The task does `work` and waits again: 0 or -errno. */
+static int task_do(FIXTURE_DATA(inherited) *self, int thread, const char *work)
+{
+	return thread ? pc_family_thread_do(&self->thread, work) : pc_child_do(&self->child, work);
+}
+
+TEST_F(inherited, copies_move)
+{
+	struct perfconf_attr attr = pc_attr_breakpoint(HW_BREAKPOINT_W, pc_work_word(0), HW_BREAKPOINT_LEN_8);
+
+	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
+	REQUIRE_COPIES_MODIFIED();
+	attr.inherit = 1;
+	OPEN_BP(self->fd, &attr);
+	self->anchor = pc_family_anchor();
+	ASSERT_LE(0, self->anchor);
+	ASSERT_EQ(0, pc_enable(self->fd));
+	if (variant->thread) {
+		ASSERT_EQ(0, pc_family_thread_start(&self->thread));
+	} else {
+		ASSERT_EQ(0, pc_child_start(&self->child, 0));
+	}
+	ASSERT_EQ(0, task_do(self, variant->thread, "touch_a 3"));
+	ASSERT_EQ(0, task_do(self, variant->thread, "touch_b 4"));
+	EXPECT_EQ(3, pc_count_of(self->fd)) TH_LOG("before the move");
+	attr.bp_addr = (uintptr_t)pc_work_word(1);
+	attr.disabled = 0;
+	ASSERT_ERRNO(0, modify_errno(self->fd, &attr));
+	ASSERT_EQ(0, task_do(self, variant->thread, "touch_a 5"));
+	ASSERT_EQ(0, task_do(self, variant->thread, "touch_b 7"));
+	EXPECT_EQ(3 + 7, pc_count_of(self->fd))
+		TH_LOG("after the move: the %s's copy counts its 7 writes to the new word, none to the old",
+		       variant->thread ? "thread" : "child");
+	if (variant->thread) {
+		ASSERT_EQ(0, pc_family_thread_stop(&self->thread));
+	} else {
+		ASSERT_EQ(0, pc_child_finish(&self->child));
+	}
+	EXPECT_EQ(3 + 7, pc_count_of(self->fd)) TH_LOG("once the task is gone");
+}
+
+/*
+ * A sigtrap write breakpoint inherited by a thread (inherit_thread): the
+ * thread's SIGTRAP after the change carries the new sig_data.
+ */
+TEST(sig_data_reaches_inherited_copies)
+{
+	struct perfconf_attr attr = pc_sigtrap_breakpoint(HW_BREAKPOINT_W, pc_work_word(0), HW_BREAKPOINT_LEN_8, 1);
+	struct pc_family_thread t = { .tid = 0 };
+	int fd, anchor = -1;
+
+	REQUIRE_INSTRUMENT(PC_INSTR_BREAKPOINTS);
+	attr.inherit = 1;
+	attr.inherit_thread = 1;
+	attr.sig_data = 0xa;
+	ASSERT_EQ(0, pc_sigtrap_catch());
+	OPEN_SIGTRAP(fd, &attr);
+	REQUIRE_COPIES_MODIFIED();
+	anchor = pc_family_anchor();
+	ASSERT_LE(0, anchor);
+	ASSERT_EQ(0, pc_enable(fd));
+	ASSERT_EQ(0, pc_family_thread_start(&t));
+	ASSERT_EQ(0, pc_family_thread_do(&t, "touch_a 1"));
+	ASSERT_EQ(0, pc_sigtrap_rearm());
+	attr.sig_data = 0xb;
+	attr.disabled = 0;
+	int err = modify_errno(fd, &attr);
+	pc_observe_errno("modify", err);
+	if (pc_kernel()->kver < PC_KVER(5, 17) && err == EINVAL)
+		SKIP(goto out, "sig_data cannot be modified before 5.17 (EINVAL here)");
+	ASSERT_ERRNO(0, err);
+	ASSERT_EQ(0, pc_family_thread_do(&t, "touch_a 1"));
+	ASSERT_EQ(0, pc_sigtrap_rearm());
+	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(2, pc_sigtrap_count());
+	for (unsigned int i = 0; i < 2; i++) {
+		EXPECT_EQ(PC_TRAP_PERF, pc_sigtrap_get(i)->code);
+		EXPECT_EQ(t.tid, pc_sigtrap_get(i)->tid) TH_LOG("signal %u: not in the thread that wrote", i);
+	}
+	EXPECT_EQ(0xa, pc_sigtrap_get(0)->perf_data);
+	EXPECT_EQ(0xb, pc_sigtrap_get(1)->perf_data) TH_LOG("the thread's copy kept its old sig_data");
+out:
+	pc_family_thread_stop(&t);
+	if (anchor >= 0)
+		close(anchor);
+	close(fd);
+	pc_sigtrap_release();
 }
 
 TEST_HARNESS_MAIN
