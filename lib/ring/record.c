@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/perf_event.h>
 
@@ -328,6 +329,18 @@ int pc_read_values_decode(uint64_t read_format, const void *buf, size_t len,
 	if (err)
 		*err = NULL;
 	return (int)c.off;
+}
+
+int pc_read_values_read(int fd, uint64_t read_format, struct pc_read_values *out)
+{
+	uint64_t buf[3 + 3 * PC_READ_MAX_VALUES];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return -errno;
+	if (pc_read_values_decode(read_format, buf, (size_t)n, out, NULL) != n)
+		return -EBADMSG;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -61,6 +61,11 @@ struct pc_read_values {
  */
 int pc_read_values_decode(uint64_t read_format, const void *buf, size_t len,
 			  struct pc_read_values *out, const char **err);
+/*
+ * read(2) of an event opened with read_format, decoded into *out: 0, the
+ * read's -errno, or -EBADMSG (a size the read_format does not explain).
+ */
+int pc_read_values_read(int fd, uint64_t read_format, struct pc_read_values *out);
 /* The size read(2) returns for this read_format with nr events in the group. */
 size_t pc_read_values_size(uint64_t read_format, unsigned int nr);
 /*

@@ -83,3 +83,19 @@ int pc_family_thread_stop(struct pc_family_thread *t)
 	sem_destroy(&t->done);
 	return pc_work_thread_gone(tid);
 }
+
+int pc_family_task_start(struct pc_family_task *k, int thread)
+{
+	k->thread = thread;
+	return thread ? pc_family_thread_start(&k->t) : pc_child_start(&k->child, 0);
+}
+
+int pc_family_task_do(struct pc_family_task *k, const char *work)
+{
+	return k->thread ? pc_family_thread_do(&k->t, work) : pc_child_do(&k->child, work);
+}
+
+int pc_family_task_finish(struct pc_family_task *k)
+{
+	return k->thread ? pc_family_thread_stop(&k->t) : pc_child_finish(&k->child);
+}

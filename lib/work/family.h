@@ -35,6 +35,8 @@
 #include <semaphore.h>
 #include <sys/types.h>
 
+#include "work/child.h"
+
 /*
  * Open a disabled, non-inherited PERF_COUNT_SW_DUMMY event on the caller,
  * so that its children's contexts are no clones of its own. Returns the fd
@@ -72,5 +74,23 @@ int pc_family_thread_do(struct pc_family_thread *t, const char *work);
  * folded into the parents' counts). 0 or -errno. Safe to repeat.
  */
 int pc_family_thread_stop(struct pc_family_thread *t);
+
+/*
+ * A child process or a thread of this one, as a case's variant asks: one
+ * handle for pc_child and pc_family_thread, which take the same cues.
+ * Zero it before the first start, so that finish is safe after a setup
+ * that never started it.
+ */
+struct pc_family_task {
+	int thread;		/* a thread, else a child process */
+	struct pc_child child;
+	struct pc_family_thread t;
+};
+/* Start the task (a child forked with nothing unshared). 0 or -errno. */
+int pc_family_task_start(struct pc_family_task *k, int thread);
+/* The task does `work` and waits again: the work's result (0, or -errno). */
+int pc_family_task_do(struct pc_family_task *k, const char *work);
+/* The task ends and is reaped or joined, gone. 0 or -errno. Safe to repeat. */
+int pc_family_task_finish(struct pc_family_task *k);
 
 #endif

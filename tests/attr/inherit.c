@@ -274,8 +274,7 @@ TEST(sample_read)
  * the event is on. The parent makes no calls: only the copy counts.
  */
 FIXTURE(copies) {
-	struct pc_child child;
-	struct pc_family_thread thread;
+	struct pc_family_task task;
 	int fd, anchor;
 };
 FIXTURE_VARIANT(copies) {
@@ -291,8 +290,7 @@ FIXTURE_SETUP(copies)
 {
 	struct perfconf_attr attr;
 
-	self->child.pid = 0;
-	self->thread.tid = 0;
+	self->task = (struct pc_family_task){ 0 };
 	self->fd = self->anchor = -1;
 	UPROBE_ON(attr, pc_work_target, 1);
 	self->fd = pc_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -303,17 +301,12 @@ FIXTURE_SETUP(copies)
 	ASSERT_LE(0, self->anchor);
 	if (variant->on_at_fork)
 		ASSERT_EQ(0, pc_enable(self->fd));
-	if (variant->thread) {
-		ASSERT_EQ(0, pc_family_thread_start(&self->thread));
-	} else {
-		ASSERT_EQ(0, pc_child_start(&self->child, 0));
-	}
+	ASSERT_EQ(0, pc_family_task_start(&self->task, variant->thread));
 }
 
 FIXTURE_TEARDOWN(copies)
 {
-	pc_family_thread_stop(&self->thread);
-	pc_child_finish(&self->child);
+	pc_family_task_finish(&self->task);
 	if (self->anchor >= 0)
 		close(self->anchor);
 	if (self->fd >= 0)
@@ -329,11 +322,7 @@ TEST_F(copies, follow_enable_and_disable)
 
 	for (unsigned int i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
 		snprintf(work, sizeof(work), "calls %lu", calls[i]);
-		if (variant->thread) {
-			ASSERT_EQ(0, pc_family_thread_do(&self->thread, work));
-		} else {
-			ASSERT_EQ(0, pc_child_do(&self->child, work));
-		}
+		ASSERT_EQ(0, pc_family_task_do(&self->task, work));
 		expected += on ? calls[i] : 0;
 		EXPECT_EQ(expected, pc_count_of(self->fd))
 			TH_LOG("step %u: %lu calls in the %s with the parent's event %s", i, calls[i],
@@ -341,11 +330,7 @@ TEST_F(copies, follow_enable_and_disable)
 		on = !on;
 		ASSERT_EQ(0, on ? pc_enable(self->fd) : pc_disable(self->fd));
 	}
-	if (variant->thread) {
-		ASSERT_EQ(0, pc_family_thread_stop(&self->thread));
-	} else {
-		ASSERT_EQ(0, pc_child_finish(&self->child));
-	}
+	ASSERT_EQ(0, pc_family_task_finish(&self->task));
 	EXPECT_EQ(expected, pc_count_of(self->fd)) TH_LOG("once the task is gone");
 }
 

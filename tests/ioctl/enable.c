@@ -104,15 +104,6 @@ TEST(not_a_perf_fd_is_enotty)
 
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
-/* fd's value and times (read_format TIMES) into *v. */
-static void read_times(struct __test_metadata *_metadata, int fd, struct pc_read_values *v)
-{
-	uint64_t buf[3];
-
-	ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
-	ASSERT_LT(0, pc_read_values_decode(TIMES, buf, sizeof(buf), v, NULL));
-}
-
 /*
  * A page fault counter on a child, off while the child works, then
  * enabled, disabled, enabled, disabled and enabled while it waits (perf
@@ -134,7 +125,7 @@ TEST(toggled_on_a_waiting_task)
 	ASSERT_OPEN(fd);
 	/* the child runs with the event off: its context's time moves, the event's does not */
 	ASSERT_EQ(0, pc_child_do(&child, "timed_faults 10"));
-	read_times(_metadata, fd, &v);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 	EXPECT_EQ(0, v.values[0].value);
 	EXPECT_EQ(0, v.time_enabled);
 	EXPECT_EQ(0, v.time_running);
@@ -147,26 +138,26 @@ TEST(toggled_on_a_waiting_task)
 	}
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
-	read_times(_metadata, fd, &v);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 	EXPECT_EQ(v.time_enabled, v.time_running) TH_LOG("toggled while the task waits");
 
 	ASSERT_EQ(0, pc_child_do(&child, "timed_faults 10"));
 	/* read once it is off: the child may still be on its way back to its wait */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	read_times(_metadata, fd, &v);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 	EXPECT_LE(10, v.values[0].value);
 	EXPECT_LT(0, v.time_running) TH_LOG("enabled while the task ran");
 	EXPECT_EQ(v.time_enabled, v.time_running) TH_LOG("enabled while the task ran");
 
 	ASSERT_EQ(0, pc_child_do(&child, "timed_faults 10"));
-	read_times(_metadata, fd, &w);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &w));
 	EXPECT_EQ(v.values[0].value, w.values[0].value) TH_LOG("disabled, it counted");
 	EXPECT_EQ(v.time_enabled, w.time_enabled) TH_LOG("disabled, its time_enabled moved");
 	EXPECT_EQ(v.time_running, w.time_running) TH_LOG("disabled, its time_running moved");
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, pc_child_do(&child, "timed_faults 10"));
-	read_times(_metadata, fd, &v);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 	EXPECT_LE(w.values[0].value + 10, v.values[0].value);
 	EXPECT_LT(w.time_running, v.time_running) TH_LOG("enabled again while the task ran");
 	EXPECT_EQ(v.time_enabled, v.time_running) TH_LOG("enabled again while the task ran");
@@ -204,26 +195,26 @@ TEST_F(cpu_wide, time_enabled_equals_running)
 	ASSERT_OPEN(fd);
 	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	if (!variant->enabled_at_open) {
-		read_times(_metadata, fd, &v);
+		ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 		EXPECT_EQ(0, v.time_enabled) TH_LOG("opened disabled");
 		EXPECT_EQ(0, v.time_running) TH_LOG("opened disabled");
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 		ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	}
-	read_times(_metadata, fd, &v);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 	EXPECT_LT(0, v.time_running);
 	EXPECT_EQ(v.time_enabled, v.time_running) TH_LOG("enabled");
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	read_times(_metadata, fd, &v);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 	EXPECT_EQ(v.time_enabled, v.time_running) TH_LOG("disabled");
 	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
-	read_times(_metadata, fd, &w);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &w));
 	EXPECT_EQ(v.time_enabled, w.time_enabled) TH_LOG("disabled, its time_enabled moved");
 	EXPECT_EQ(v.time_running, w.time_running) TH_LOG("disabled, its time_running moved");
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, pc_perf_clock_wait(&clk));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	read_times(_metadata, fd, &v);
+	ASSERT_EQ(0, pc_read_values_read(fd, TIMES, &v));
 	EXPECT_LT(w.time_running, v.time_running) TH_LOG("enabled again");
 	EXPECT_EQ(v.time_enabled, v.time_running) TH_LOG("enabled again");
 	pc_perf_clock_close(&clk);

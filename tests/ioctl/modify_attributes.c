@@ -150,6 +150,22 @@ TEST(write_to_execute_counts_calls)
 }
 
 /*
+ * MODIFY_ATTRIBUTES of fd to attr with sig_data v (observed: `modify`);
+ * SKIP where the kernel refuses it before 5.17 (EINVAL). Jumps to the
+ * case's `out:` label to skip.
+ */
+#define MODIFY_SIG_DATA(fd, attr, v) do { \
+	int err_; \
+	(attr)->sig_data = (v); \
+	(attr)->disabled = 0; \
+	err_ = modify_errno(fd, attr); \
+	pc_observe_errno("modify", err_); \
+	if (pc_kernel()->kver < PC_KVER(5, 17) && err_ == EINVAL) \
+		SKIP(goto out, "sig_data cannot be modified before 5.17 (EINVAL here)"); \
+	ASSERT_ERRNO(0, err_); \
+} while (0)
+
+/*
  * sig_data of a sigtrap write breakpoint changed between two hits: each
  * SIGTRAP carries the value of its time. The change must not count as a
  * change of another field (before 5.17 it did, EINVAL: observed).
@@ -166,13 +182,7 @@ TEST(sig_data_reaches_later_signals)
 	ASSERT_EQ(0, pc_enable(fd));
 	pc_work_touch(&word_a);
 	ASSERT_EQ(0, pc_sigtrap_rearm());
-	attr.sig_data = 0xb;
-	attr.disabled = 0;
-	int err = modify_errno(fd, &attr);
-	pc_observe_errno("modify", err);
-	if (pc_kernel()->kver < PC_KVER(5, 17) && err == EINVAL)
-		SKIP(goto out, "sig_data cannot be modified before 5.17 (EINVAL here)");
-	ASSERT_ERRNO(0, err);
+	MODIFY_SIG_DATA(fd, &attr, 0xb);
 	pc_work_touch(&word_a);
 	ASSERT_EQ(0, pc_disable(fd));
 	ASSERT_EQ(2, pc_sigtrap_count());
@@ -446,8 +456,7 @@ TEST_F(size, modify)
  * count where the breakpoint is at the time.
  */
 FIXTURE(inherited) {
-	struct pc_child child;
-	struct pc_family_thread thread;
+	struct pc_family_task task;
 	int fd, anchor;
 };
 FIXTURE_VARIANT(inherited) {
@@ -458,25 +467,17 @@ FIXTURE_VARIANT_ADD(inherited, thread) { .thread = 1 };
 
 FIXTURE_SETUP(inherited)
 {
-	self->child.pid = 0;
-	self->thread.tid = 0;
+	self->task = (struct pc_family_task){ 0 };
 	self->fd = self->anchor = -1;
 }
 
 FIXTURE_TEARDOWN(inherited)
 {
-	pc_family_thread_stop(&self->thread);
-	pc_child_finish(&self->child);
+	pc_family_task_finish(&self->task);
 	if (self->anchor >= 0)
 		close(self->anchor);
 	if (self->fd >= 0)
 		close(self->fd);
-}
-
-/* The task does `work` and waits again: 0 or -errno. */
-static int task_do(FIXTURE_DATA(inherited) *self, int thread, const char *work)
-{
-	return thread ? pc_family_thread_do(&self->thread, work) : pc_child_do(&self->child, work);
 }
 
 TEST_F(inherited, copies_move)
@@ -490,27 +491,19 @@ TEST_F(inherited, copies_move)
 	self->anchor = pc_family_anchor();
 	ASSERT_LE(0, self->anchor);
 	ASSERT_EQ(0, pc_enable(self->fd));
-	if (variant->thread) {
-		ASSERT_EQ(0, pc_family_thread_start(&self->thread));
-	} else {
-		ASSERT_EQ(0, pc_child_start(&self->child, 0));
-	}
-	ASSERT_EQ(0, task_do(self, variant->thread, "touch_a 3"));
-	ASSERT_EQ(0, task_do(self, variant->thread, "touch_b 4"));
+	ASSERT_EQ(0, pc_family_task_start(&self->task, variant->thread));
+	ASSERT_EQ(0, pc_family_task_do(&self->task, "touch_a 3"));
+	ASSERT_EQ(0, pc_family_task_do(&self->task, "touch_b 4"));
 	EXPECT_EQ(3, pc_count_of(self->fd)) TH_LOG("before the move");
 	attr.bp_addr = (uintptr_t)pc_work_word(1);
 	attr.disabled = 0;
 	ASSERT_ERRNO(0, modify_errno(self->fd, &attr));
-	ASSERT_EQ(0, task_do(self, variant->thread, "touch_a 5"));
-	ASSERT_EQ(0, task_do(self, variant->thread, "touch_b 7"));
+	ASSERT_EQ(0, pc_family_task_do(&self->task, "touch_a 5"));
+	ASSERT_EQ(0, pc_family_task_do(&self->task, "touch_b 7"));
 	EXPECT_EQ(3 + 7, pc_count_of(self->fd))
 		TH_LOG("after the move: the %s's copy counts its 7 writes to the new word, none to the old",
 		       variant->thread ? "thread" : "child");
-	if (variant->thread) {
-		ASSERT_EQ(0, pc_family_thread_stop(&self->thread));
-	} else {
-		ASSERT_EQ(0, pc_child_finish(&self->child));
-	}
+	ASSERT_EQ(0, pc_family_task_finish(&self->task));
 	EXPECT_EQ(3 + 7, pc_count_of(self->fd)) TH_LOG("once the task is gone");
 }
 
@@ -537,13 +530,7 @@ TEST(sig_data_reaches_inherited_copies)
 	ASSERT_EQ(0, pc_family_thread_start(&t));
 	ASSERT_EQ(0, pc_family_thread_do(&t, "touch_a 1"));
 	ASSERT_EQ(0, pc_sigtrap_rearm());
-	attr.sig_data = 0xb;
-	attr.disabled = 0;
-	int err = modify_errno(fd, &attr);
-	pc_observe_errno("modify", err);
-	if (pc_kernel()->kver < PC_KVER(5, 17) && err == EINVAL)
-		SKIP(goto out, "sig_data cannot be modified before 5.17 (EINVAL here)");
-	ASSERT_ERRNO(0, err);
+	MODIFY_SIG_DATA(fd, &attr, 0xb);
 	ASSERT_EQ(0, pc_family_thread_do(&t, "touch_a 1"));
 	ASSERT_EQ(0, pc_sigtrap_rearm());
 	ASSERT_EQ(0, pc_disable(fd));
