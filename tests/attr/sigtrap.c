@@ -470,8 +470,12 @@ TEST_F(concurrent, one_signal_per_hit)
 /*
  * Windows in turn, each round: enabled for all (a signal per hit),
  * disabled for all (none), then toggled off and on through the parent's fd
- * while they hit (0 or 1 per hit). At the end the signals, all of them and
- * each thread's, match the counted hits.
+ * while they hit (0 or 1 per hit). At the end each thread's signals are
+ * its exact windows' hits and its toggled hits that trapped, and the
+ * event counted every hit that trapped and no more hits than there were.
+ * A toggled hit may be counted and lose its signal when the DISABLE
+ * comes between the two (seen on 6.18: 176 counted, 175 signals), so the
+ * count bounds the signals there, not equals them.
  */
 TEST_F(concurrent, disable_and_enable_while_hitting)
 {
@@ -494,9 +498,9 @@ TEST_F(concurrent, disable_and_enable_while_hitting)
 		counted += w[i].counted;
 		signals += w[i].signals;
 	}
-	EXPECT_EQ(exact + counted, count) TH_LOG("the event's count against the hits that trapped");
+	EXPECT_LE(exact + counted, count) TH_LOG("the event's count against the hits that trapped");
+	EXPECT_GE(exact + WORKERS * ROUNDS * WINDOW, count) TH_LOG("the event's count against all hits");
 	EXPECT_EQ(signals, pc_sigtrap_count());
-	EXPECT_EQ(count, pc_sigtrap_count());
 	EXPECT_EQ(0, pc_sigtrap_count_thread()) TH_LOG("signals in the thread that toggled");
 	expect_signals_of(_metadata, w, self->type, variant->watchpoint);
 }

@@ -308,54 +308,55 @@ TEST(refresh_hup_band)
 	pc_faults_unmap(&f);
 }
 
-/*
- * STEPS faults, one at a time, each followed by exactly one `sig` with
- * POLL_IN and si_fd `fd`; `when` names the phase in the messages.
- */
-static void expect_one_signal_each(struct __test_metadata *_metadata, struct pc_faults *f, int sig,
-				   int fd, const char *when)
+/* STEPS faults, one at a time, each followed by the signals it brought (waiting for one). */
+static void fault_by_fault(struct pc_faults *f, int sig, int n[STEPS], siginfo_t si[STEPS])
 {
-	siginfo_t si;
-
 	for (int i = 0; i < STEPS; i++) {
 		pc_faults_next(f, 1);
-		int n = pc_signals_wait(sig, 1, 64, &si);
-
-		EXPECT_EQ(1, n) TH_LOG("%s: signals after fault %d", when, i + 1);
-		if (n != 1)
-			continue;
-		EXPECT_EQ(POLL_IN, si.si_code) TH_LOG("%s", when);
-		EXPECT_EQ(fd, si.si_fd) TH_LOG("%s", when);
+		n[i] = pc_signals_wait(sig, 1, 64, &si[i]);
 	}
 }
 
 /*
  * An event whose ring is never mapped: one signal per overflow, POLL_IN,
  * with its fd, and the count is the faults'. (The control, with a ring:
- * one_signal_per_overflow.)
+ * one_signal_per_overflow.) The steps run once enabled before they are
+ * measured: a forked case's first write to a stack page it shares with
+ * the harness is one more fault, wherever ASLR put the page boundary.
  */
 TEST(signals_without_a_ring)
 {
 	struct perfconf_attr attr = fault_sampler();
 	struct f_owner_ex ex = { .type = F_OWNER_PID, .pid = getpid() };
-	int sig = sig_of(1);
+	int sig = sig_of(1), n[STEPS];
+	siginfo_t si[STEPS];
 	struct pc_faults f;
-	siginfo_t si;
+	uint64_t before;
 	int fd;
 
 	REQUIRE_IRQ_WORK_PROMPT();
 	block(sig);
-	ASSERT_EQ(0, pc_faults_map(&f, STEPS + 4));
+	ASSERT_EQ(0, pc_faults_map(&f, 2 * STEPS + 4));
 	fd = pc_open(&attr, 0, -1, -1, 0);
 	ASSERT_OPEN(fd);
 	pc_faults_next(&f, 1);
 	ASSERT_EQ(0, set_async(fd, &ex, sig));
 	ASSERT_EQ(0, pc_enable(fd));
-	expect_one_signal_each(_metadata, &f, sig, fd, "no ring");
+	fault_by_fault(&f, sig, n, si);		/* the rehearsal */
+	pc_signals_take(sig, 64, NULL);
+	before = pc_count_of(fd);
+	fault_by_fault(&f, sig, n, si);
 	ASSERT_EQ(0, pc_disable(fd));
-	EXPECT_EQ(STEPS, pc_count_of(fd));
+	for (int i = 0; i < STEPS; i++) {
+		EXPECT_EQ(1, n[i]) TH_LOG("no ring: signals after fault %d", i + 1);
+		if (n[i] != 1)
+			continue;
+		EXPECT_EQ(POLL_IN, si[i].si_code);
+		EXPECT_EQ(fd, si[i].si_fd);
+	}
+	EXPECT_EQ(before + STEPS, pc_count_of(fd));
 	pc_faults_next(&f, 2);
-	EXPECT_EQ(0, pc_signals_take(sig, 64, &si)) TH_LOG("a signal from a disabled event");
+	EXPECT_EQ(0, pc_signals_take(sig, 64, NULL)) TH_LOG("a signal from a disabled event");
 	close(fd);
 	pc_faults_unmap(&f);
 }
