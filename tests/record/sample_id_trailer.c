@@ -630,8 +630,10 @@ static void expect_fork(struct __test_metadata *_metadata, FIXTURE_DATA(thread) 
 
 /*
  * SWITCH names no task but in its trailer: every one names this process
- * and either thread, the thread's at least for its two sleeps (out and
- * in, twice), each with the rest of its trailer right.
+ * and either thread, each with the rest of its trailer right, and the
+ * thread's own at least for its first switch in. (Its two sleeps usually
+ * add four, but a sleep whose timer fires before the thread gets to
+ * schedule, its vCPU held up by a busy host, switches nothing.)
  */
 static void expect_switches(struct __test_metadata *_metadata, FIXTURE_DATA(thread) *self)
 {
@@ -648,7 +650,7 @@ static void expect_switches(struct __test_metadata *_metadata, FIXTURE_DATA(thre
 			expect_trailer(_metadata, &self->cap, r, ALL_ID_BITS, &self->main);
 		}
 	}
-	EXPECT_LE(4, of_thread) TH_LOG("%zu SWITCH records, %zu name thread %d", n, of_thread, self->tid);
+	EXPECT_LE(1, of_thread) TH_LOG("%zu SWITCH records, %zu name thread %d", n, of_thread, self->tid);
 }
 
 /* LOST: every one written by the thread, about the event opened. */
