@@ -105,7 +105,8 @@ TEST(the_bit_switches_the_time_domain)
 	int64_t without = sample_time(_metadata, 0, CLOCK_REALTIME);
 	int64_t after = now(CLOCK_REALTIME);
 
-	ASSERT_LT(0, before - 3600LL * 24 * 365 * 1000000000LL) TH_LOG("the realtime clock is in 1970");
+	if (before < 3600LL * 24 * 365 * 1000000000LL)
+		BLOCKED("the realtime clock is in 1970 (no RTC set it): it cannot be told from the perf clock");
 	EXPECT_LE(before - 1000000, with);
 	EXPECT_GE(after + 1000000, with);
 	EXPECT_GT(before / 2, without) TH_LOG("without use_clockid the time is in the realtime domain");
