@@ -356,8 +356,9 @@ int pc_hw_counters(uint64_t config)
 			break;
 		}
 	}
-	if (!err)
-		err = pc_hw_loop_task(1000);
+	/* the enable schedules them in: a pinned one that finds no counter is in error state */
+	if (!err && (prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0) || prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0)))
+		err = -errno;
 	for (int i = 0; i < n; i++) {
 		uint64_t v;
 

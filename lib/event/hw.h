@@ -173,9 +173,9 @@ int pc_hw_loop_task(unsigned long n);
 int pc_hw_count_loop(struct perfconf_attr *attr, unsigned long n, uint64_t *count);
 /*
  * How many user-only events of config count at once on this task: as many
- * pinned ones as read a count after the loop (the rest are in error
- * state, reading EOF), of at most PC_HW_COUNTERS_MAX. The PMU's counters
- * for that event, or -errno of an open or of the loop.
+ * pinned ones as read a count once enabled together (the rest are in
+ * error state, reading EOF), of at most PC_HW_COUNTERS_MAX. The PMU's
+ * counters for that event, or -errno of an open or of the enabling prctl.
  */
 #define PC_HW_COUNTERS_MAX 32
 int pc_hw_counters(uint64_t config);
