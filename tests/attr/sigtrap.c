@@ -32,9 +32,10 @@
  * watchpoint on one shared word, get exactly one SIGTRAP per hit, each in
  * the thread that hit, before that thread goes on; also while another
  * thread disables and enables the event through the parent's fd. Which
- * hits land while it is enabled then depends on scheduling, but every
- * counted hit traps once and no other does: the signals equal the event's
- * count, and each thread's own signals go up by 0 or 1 per hit. Windows
+ * hits land while it is enabled then depends on scheduling, but no hit
+ * traps twice: each thread's own signals go up by 0 or 1 per hit, and the
+ * event counted at least the hits that trapped (a hit counted as a
+ * DISABLE comes may lose its signal) and at most all of them. Windows
  * that barriers keep enabled or disabled for every thread give exact
  * counts. On arm64 the catcher disarms a breakpoint on each signal (see
  * above), which threads sharing one cannot survive: the watchpoint
