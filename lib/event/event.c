@@ -74,6 +74,36 @@ __attribute__((__noinline__)) static void touch_stack_below(void)
 }
 
 /*
+ * The process's shared writable mappings (the harness's results, which a
+ * case shares with its parent), stored to: the first store to a page the
+ * process has only read so far is a fault of its own where the CPU does
+ * not track dirty pages itself (arm64 without FEAT_HAFDBS or
+ * ARM64_HW_AFDBM: a clean page is mapped read-only until then, and
+ * populating for write does not change that). The store is an atomic OR
+ * of 0 into a byte of each resident page: it changes nothing another
+ * process writes there meanwhile, and allocates nothing. Perf rings are
+ * left alone.
+ */
+static void dirty_shared_writable(void)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	FILE *maps = fopen("/proc/self/maps", "re");
+	char line[512], perms[8];
+	unsigned long start, end;
+	unsigned char in;
+
+	if (!maps)
+		return;
+	while (fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3 && !strcmp(perms, "rw-s") &&
+		    !strstr(line, "perf_event"))
+			for (uintptr_t a = start; a < end; a += pg)
+				if (!mincore((void *)a, pg, &in) && (in & 1))
+					__atomic_fetch_or((unsigned char *)a, 0, __ATOMIC_RELAXED);
+	fclose(maps);
+}
+
+/*
  * A case runs in a forked child, and fork copies no page table entry of
  * code: the child faults its code in again, 16 pages at a time in blocks
  * aligned to their addresses (fault-around), which ASLR moves, and
@@ -96,6 +126,7 @@ __attribute__((__noinline__)) static void page_in_process(void)
 	uintptr_t a = sp - pg;
 
 	dl_iterate_phdr(page_in_code, &populate);
+	dirty_shared_writable();
 	/* page by page, to the ends of the stack's mapping; below it, it grows */
 	for (; populate && a >= sp - STACK_PAGED_IN; a -= pg)
 		if (madvise((void *)a, pg, MADV_POPULATE_WRITE))
