@@ -196,7 +196,7 @@ TEST(tracepoint_config_is_an_id)
  */
 TEST(tracepoint_config_high_bits_are_refused)
 {
-	static const uint64_t high[] = { 1ULL << 32, 1ULL << 63, 0xffffffff00000000ULL };
+	static const uint64_t high[] = { 1ULL << 32, 1ULL << 63, ~0ULL << 32 };
 	struct perfconf_attr attr;
 
 	int err = pc_attr_tracepoint(&attr, "task", "task_rename");

@@ -44,6 +44,7 @@
 
 #include "perfconf.h"
 #include "event/hw.h"
+#include "ring/record.h"
 #include "work/clock.h"
 #include "work/workload.h"
 
@@ -257,7 +258,7 @@ TEST_F(sw_sibling, counts_only_while_its_group_runs)
 	const uint64_t rf = PERF_FORMAT_GROUP | TIMES;
 	struct perfconf_attr leader = pc_attr_hw(PERF_COUNT_HW_INSTRUCTIONS);
 	struct perfconf_attr clock = pc_attr_sw(PERF_COUNT_SW_TASK_CLOCK);
-	uint64_t buf[5];	/* nr, enabled, running, instructions, task-clock */
+	struct pc_read_values v = { .nr = 0 };	/* instructions, task-clock */
 	struct mux m;
 
 	REQUIRE_MUX();
@@ -289,11 +290,11 @@ TEST_F(sw_sibling, counts_only_while_its_group_runs)
 	while (rounds < MAX_ROUNDS && enabled < target) {
 		ASSERT_EQ(0, run_round(&m));
 		rounds++;
-		ASSERT_EQ(sizeof(buf), read(self->fds[0], buf, sizeof(buf)));
-		enabled = buf[1];
+		ASSERT_EQ(0, pc_read_values_read(self->fds[0], rf, &v));
+		enabled = v.time_enabled;
 	}
-	ASSERT_EQ(2, buf[0]);
-	uint64_t running = buf[2], insns = buf[3], task_clock = buf[4];
+	ASSERT_EQ(2, v.nr);
+	uint64_t running = v.time_running, insns = v.values[0].value, task_clock = v.values[1].value;
 	uint64_t c = window_error(&m, enabled, rounds);
 
 	TH_LOG("%d rounds: the group ran %llu of %llu ns, task-clock %llu ns, reading error %llu ns",

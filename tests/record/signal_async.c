@@ -308,6 +308,24 @@ TEST(refresh_hup_band)
 	pc_faults_unmap(&f);
 }
 
+/*
+ * fd: fault_sampler() on this task, disabled, its O_ASYNC signal `sig`
+ * (blocked, to be taken) to this process, after a fault of f that warms
+ * the path; f mapped with `pages` fresh pages. BLOCKED where irq_work
+ * comes late.
+ */
+#define OPEN_ASYNC_SAMPLER(fd, f, pages, sig) do { \
+	struct perfconf_attr attr_ = fault_sampler(); \
+	struct f_owner_ex ex_ = { .type = F_OWNER_PID, .pid = getpid() }; \
+	REQUIRE_IRQ_WORK_PROMPT(); \
+	block(sig); \
+	ASSERT_EQ(0, pc_faults_map(f, pages)); \
+	fd = pc_open(&attr_, 0, -1, -1, 0); \
+	ASSERT_OPEN(fd); \
+	pc_faults_next(f, 1); \
+	ASSERT_EQ(0, set_async(fd, &ex_, sig)); \
+} while (0)
+
 /* STEPS faults, one at a time, each followed by the signals it brought (waiting for one). */
 static void fault_by_fault(struct pc_faults *f, int sig, int n[STEPS], siginfo_t si[STEPS])
 {
@@ -326,21 +344,13 @@ static void fault_by_fault(struct pc_faults *f, int sig, int n[STEPS], siginfo_t
  */
 TEST(signals_without_a_ring)
 {
-	struct perfconf_attr attr = fault_sampler();
-	struct f_owner_ex ex = { .type = F_OWNER_PID, .pid = getpid() };
 	int sig = sig_of(1), n[STEPS];
 	siginfo_t si[STEPS];
 	struct pc_faults f;
 	uint64_t before;
 	int fd;
 
-	REQUIRE_IRQ_WORK_PROMPT();
-	block(sig);
-	ASSERT_EQ(0, pc_faults_map(&f, 2 * STEPS + 4));
-	fd = pc_open(&attr, 0, -1, -1, 0);
-	ASSERT_OPEN(fd);
-	pc_faults_next(&f, 1);
-	ASSERT_EQ(0, set_async(fd, &ex, sig));
+	OPEN_ASYNC_SAMPLER(fd, &f, 2 * STEPS + 4, sig);
 	ASSERT_EQ(0, pc_enable(fd));
 	fault_by_fault(&f, sig, n, si);		/* the rehearsal */
 	pc_signals_take(sig, 64, NULL);
@@ -426,23 +436,15 @@ static void expect_sampled_and_signalled(struct __test_metadata *_metadata, stru
  */
 TEST(signals_after_close)
 {
-	struct perfconf_attr attr = fault_sampler();
-	struct f_owner_ex ex = { .type = F_OWNER_PID, .pid = getpid() };
 	int sig = sig_of(1);
 	struct pc_faults f;
 	struct pc_ring r;
 	siginfo_t si;
 	int fd;
 
-	REQUIRE_IRQ_WORK_PROMPT();
-	block(sig);
-	ASSERT_EQ(0, pc_faults_map(&f, 2 * STEPS + 8));
-	fd = pc_open(&attr, 0, -1, -1, 0);
-	ASSERT_OPEN(fd);
+	OPEN_ASYNC_SAMPLER(fd, &f, 2 * STEPS + 8, sig);
 	ASSERT_ERRNO(0, -pc_ring_map(&r, fd, 2, PC_RING_READWRITE));
-	pc_faults_next(&f, 1);
 	(void)pc_ring_head(&r);
-	ASSERT_EQ(0, set_async(fd, &ex, sig));
 	ASSERT_EQ(0, pc_enable(fd));
 	expect_sampled_and_signalled(_metadata, &f, &r, sig, fd, "before close");
 	ASSERT_EQ(0, close(fd));
