@@ -18,10 +18,10 @@
  *	read-only AUX mapping) it writes on, wrapping, and passes the new
  *	head. It does not call perf_event_itrace_started(): the core logs
  *	ITRACE_START at every schedule-in.
- *	aux_output_match(): events of perfconf_out whose config bit 0 is
- *	clear.
- * perfconf_out: PERF_PMU_CAP_AUX_OUTPUT. Its events count nothing; one
- *	with aux_output reports attr.config1 as its hw_id
+ * perfconf_out: PERF_PMU_CAP_AUX_OUTPUT. Its events count nothing. Its
+ *	aux_output_match() takes a perfconf_aux group leader whose config1
+ *	bit 0 is clear. An event with aux_output reports attr.config1 as its
+ *	hw_id
  *	through perf_report_aux_output_id() each time it starts, where the
  *	kernel exports it (Kbuild checks Module.symvers).
  *
@@ -148,11 +148,6 @@ static void aux_free(void *buf)
 	kfree(buf);
 }
 
-static int aux_output_match(struct perf_event *event)
-{
-	return event->pmu == &out_pmu && !(event->attr.config & 1);
-}
-
 static int aux_event_init(struct perf_event *event)
 {
 	if (event->attr.type != aux_pmu.type)
@@ -189,6 +184,11 @@ static void out_del(struct perf_event *event, int flags)
 	out_stop(event, PERF_EF_UPDATE);
 }
 
+static int out_aux_output_match(struct perf_event *aux_event)
+{
+	return aux_event->pmu == &aux_pmu && !(aux_event->attr.config1 & 1);
+}
+
 static int out_event_init(struct perf_event *event)
 {
 	return event->attr.type == out_pmu.type ? 0 : -ENOENT;
@@ -210,7 +210,6 @@ static struct pmu aux_pmu = {
 	.read		= pmu_read,
 	.setup_aux	= aux_setup,
 	.free_aux	= aux_free,
-	.aux_output_match = aux_output_match,
 };
 
 static struct pmu out_pmu = {
@@ -223,6 +222,7 @@ static struct pmu out_pmu = {
 	.start		= out_start,
 	.stop		= out_stop,
 	.read		= pmu_read,
+	.aux_output_match = out_aux_output_match,
 };
 
 static int __init perfconf_pmu_init(void)

@@ -11,8 +11,9 @@
  *			with one PERF_RECORD_AUX when it stops; the byte at
  *			AUX position p is p % 251 (pc_synth_byte)
  *	perfconf_out	a PMU whose events may be aux_output members of a
- *			perfconf_aux group when their config bit 0 is clear;
- *			one reports attr.config1 as its AUX_OUTPUT_HW_ID
+ *			perfconf_aux group whose leader's config1 bit 0 is
+ *			clear (its aux_output_match()); such a member
+ *			reports attr.config1 as its AUX_OUTPUT_HW_ID
  *			where the kernel exports perf_report_aux_output_id
  *
  * What the cases check is the core's work around that driver: the AUX
