@@ -27,9 +27,12 @@ const char *pc_synth_absent(void)
 	return why;
 }
 
-bool pc_synth_reports_hw_id(void)
+bool pc_synth_param(const char *name)
 {
-	FILE *f = fopen("/sys/module/perfconf_pmu/parameters/aux_output_id", "re");
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/perfconf_pmu/parameters/%s", name);
+	FILE *f = fopen(path, "re");
 	int c = f ? fgetc(f) : EOF;
 
 	if (f)
