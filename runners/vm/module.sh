@@ -199,12 +199,14 @@ if [ -f "$kdir/tree" ]; then
 fi
 
 # --- a Debian kernel ---
+pkg='' ver='' suite='' arch=''
 read -r pkg ver suite <"$kdir/package" || true
 read -r arch _ <"$kdir/line" || true
 release=$(cat "$kdir/release")
-[ -n "${suite:-}" ] && [ -n "${arch:-}" ] || give_up "$kdir has no package or line file (not a resolve-kernel.sh directory)"
+[ "$pkg" = custom ] || [ -n "$suite" ] && [ -n "$arch" ] || give_up "$kdir has no package or line file (not a resolve-kernel.sh directory)"
 case $pkg in
 linux-image-* | linux-binary-*) ;;
+custom) give_up "${ver:-the kernel image} is not inside a kernel build tree (no .config and Makefile up to 5 levels above it): nothing to build perfconf_pmu.ko against" ;;
 *) give_up "$pkg is not a Debian kernel package: no headers to build against" ;;
 esac
 hdr=${pkg#linux-image-}
