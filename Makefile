@@ -192,6 +192,16 @@ check-fresh:
 
 .PHONY: check-fresh
 
+# perfconf_pmu.ko built for each guest kernel (runners/vm/module.sh) and
+# loaded, checked and unloaded in a small guest (runners/vm/check-module.sh;
+# runners/vm/README.md, "perfconf_pmu.ko"). Not part of make test:
+#   make check-module [MODULE_TARGETS="x86_64-6.1 arm64-7.2"]
+MODULE_TARGETS ?=
+check-module:
+	@runners/vm/check-module.sh $(MODULE_TARGETS)
+
+.PHONY: check-module
+
 # The attr fields that have no test binary in tests/attr (the list must be empty).
 coverage: $(RUNNER)
 	@$(RUNNER) coverage tests

@@ -255,7 +255,7 @@ fdir=$hroot/usr/src/$hdr
 	for d in "$debs"/*.deb; do
 		dpkg-deb -x "$d" "$hroot" || { echo "cannot unpack ${d##*/}"; exit 1; }
 	done
-	rm -rf "$hroot/lib" "$hroot/usr/lib/modules" "$hroot/usr/share/doc"
+	rm -rf "${hroot:?}/lib" "$hroot/usr/lib/modules" "$hroot/usr/share/doc"
 	[ -f "$fdir/Makefile" ] || { echo "$hdr has no Makefile"; exit 1; }
 	# The flavour's Makefile: "include /usr/src/linux-headers-<abi>-common/Makefile"
 	# (and 7.x's KBUILD_OUTPUT=/usr/src/<flavour>): relative to itself.
