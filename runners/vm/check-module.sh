@@ -56,7 +56,7 @@ echo "$M start module $(uname -r) $(uname -m)"
 ko=/pc/build/module/perfconf_pmu.ko
 if [ ! -f $ko ]; then
 	echo "$M module absent: $(cat /pc/build/module/why 2>/dev/null)"
-elif insmod $ko 2>/tmp/insmod.err; then
+elif n=$(dmesg | wc -l) && insmod $ko 2>/tmp/insmod.err; then
 	pmus=''
 	for p in perfconf_aux perfconf_out; do
 		[ -r /sys/bus/event_source/devices/$p/type ] && pmus="$pmus $p=$(cat /sys/bus/event_source/devices/$p/type)"
@@ -70,8 +70,8 @@ elif insmod $ko 2>/tmp/insmod.err; then
 else
 	echo "$M module insmod failed: $(cat /tmp/insmod.err) / $(dmesg | tail -n 1)"
 fi
-# A WARN or an oops while it was in: the kernel's words, on the console.
-dmesg | grep -E -A 3 'WARNING:|BUG:|Oops' | head -n 8 | sed "s/^/$M dmesg: /"
+# A WARN or an oops since the insmod: the kernel's words, on the console.
+dmesg | tail -n +$((${n:-0} + 1)) | grep -E -A 3 'WARNING:|BUG:|Oops' | head -n 8 | sed "s/^/$M dmesg: /"
 echo "$M done rc=0"
 poweroff -f
 EOF

@@ -8,7 +8,8 @@
 # KERNEL_DIR is resolve-kernel.sh's (package, release, line, config) or
 # vm.sh's (a kernel the user built: its `tree`, when the image lies in a
 # kernel build tree). The result is KERNEL_DIR/module/perfconf_pmu.ko, or
-# KERNEL_DIR/module/why (one line) and exit 1 with that line on stderr.
+# KERNEL_DIR/module/why (one line) and exit 1 with that line on stderr;
+# the build's output is in KERNEL_DIR/module/build.log.
 #
 # Debian kernels: linux-headers-<abi>-<flavour> at the image's version, the
 # -common package its Depends name and the amd64 linux-kbuild-* (the host
@@ -190,7 +191,10 @@ if [ -f "$kdir/tree" ]; then
 	cp -a "$src/." "$scratch/src/"
 	args=()
 	case $arch in arm64) [ "$(uname -m)" = aarch64 ] || args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;; esac
-	run_make host "$tree" "${args[@]}" || give_up "the build against $tree failed: $(log_why "$scratch/build.log")"
+	rc=0
+	run_make host "$tree" "${args[@]}" || rc=$?
+	cp "$scratch/build.log" "$out/build.log"
+	[ "$rc" = 0 ] || give_up "the build against $tree failed: $(log_why "$scratch/build.log")"
 	why=$(vermagic_ok "$scratch/src/perfconf_pmu.ko" "$release") || give_up "$why"
 	cp "$scratch/src/perfconf_pmu.ko" "$out/perfconf_pmu.ko.tmp" && mv "$out/perfconf_pmu.ko.tmp" "$out/perfconf_pmu.ko"
 	rm -f "$out/why"
@@ -293,7 +297,10 @@ args=(ARCH="$karch" HOSTCC="gcc-$n" CONFIG_DEBUG_INFO_BTF_MODULES=)
 [ -z "$triplet" ] || args+=(CROSS_COMPILE="$triplet-")
 loc="the host"
 [ "$where" = host ] || loc="the $where chroot"
-run_make "$where" "$fdir" "${args[@]}" ||
+rc=0
+run_make "$where" "$fdir" "${args[@]}" || rc=$?
+cp "$scratch/build.log" "$out/build.log"
+[ "$rc" = 0 ] ||
 	give_up "the build against $hdr ($cc, $loc) failed: $(log_why "$scratch/build.log")" cache
 why=$(vermagic_ok "$scratch/src/perfconf_pmu.ko" "$release") || give_up "$why" cache
 cp "$scratch/src/perfconf_pmu.ko" "$out/perfconf_pmu.ko.tmp" && mv "$out/perfconf_pmu.ko.tmp" "$out/perfconf_pmu.ko"
