@@ -178,8 +178,8 @@ modpid=''
 t_mod=$(date +%s.%N)
 if [ ${#modks[@]} -gt 0 ]; then
 	# shellcheck disable=SC2016 # expanded by that bash
-	setsid bash -c 'm=$1; shift; for k; do "$m" "$k" </dev/null || true; done' \
-		bash "$here/module.sh" "${modks[@]}" >/dev/null 2>"$vm/run/module.err" &
+	setsid bash -c 'm=$1 t=$2; shift 2; for k; do "$m" "$k" </dev/null || true; done; date +%s.%N >"$t"' \
+		bash "$here/module.sh" "$vm/run/module.end" "${modks[@]}" >/dev/null 2>"$vm/run/module.err" &
 	modpid=$!
 fi
 
@@ -200,11 +200,12 @@ for arch in x86_64 arm64 i386 armhf riscv64 s390x ppc64el; do
 done
 
 if [ -n "$modpid" ]; then
+	t_wait=$(date +%s.%N)
 	wait "$modpid" || true
 	sed 's/^vm: module: /matrix: module: /' "$vm/run/module.err" >&2
 	n_ko=0
 	for k in "${modks[@]}"; do [ -s "$k/module/perfconf_pmu.ko" ] && n_ko=$((n_ko + 1)); done
-	echo "matrix: perfconf_pmu.ko for $n_ko of ${#modks[@]} kernels ($(secs "$t_mod" "$(date +%s.%N)") s, beside the suites' builds)" >&2
+	echo "matrix: perfconf_pmu.ko for $n_ko of ${#modks[@]} kernels ($(secs "$t_mod" "$(cat "$vm/run/module.end" 2>/dev/null || date +%s.%N)") s, beside the suites' builds; waited $(secs "$t_wait" "$(date +%s.%N)") s)" >&2
 fi
 
 # 3. Boot the targets, up to VM_JOBS at once.
