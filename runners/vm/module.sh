@@ -163,7 +163,9 @@ run_make() {
 log_why() {
 	local l
 	l=$(grep -m 1 -E '(error|Error|ERROR)[: ]' "$1" || tail -n 1 "$1")
-	echo "$l" | sed -E "s|$scratch/src/||g; s|/pc/src/||g" | cut -c1-300
+	l=${l//"$scratch/src/"/}
+	l=${l//\/pc\/src\//}
+	echo "${l:0:300}"
 }
 
 # KO RELEASE: the .ko's vermagic names RELEASE.
@@ -173,7 +175,10 @@ vermagic_ok() {
 	[ "$vm" = "$2" ] || { echo "perfconf_pmu.ko's vermagic is \"$vm\", not $2"; return 1; }
 }
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/perfconf-module.XXXXXX")
+# The scratch directory: in KERNEL_DIR/module (under its lock), so that
+# one left by a killed build is removed by the next.
+scratch=$out/.build
+rm -rf "$scratch"
 mkdir -p "$scratch/src"
 
 # --- a kernel the user built (vm.sh): its own build tree ---
