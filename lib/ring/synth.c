@@ -40,22 +40,6 @@ bool pc_synth_param(const char *name)
 	return c == 'Y';
 }
 
-struct perfconf_attr pc_attr_synth_aux(uint32_t chunk)
-{
-	struct perfconf_attr attr = pc_attr((uint32_t)pc_synth_type(PC_SYNTH_AUX), chunk);
-
-	attr.disabled = 1;
-	return attr;
-}
-
-struct perfconf_attr pc_attr_synth_out(uint64_t config)
-{
-	struct perfconf_attr attr = pc_attr((uint32_t)pc_synth_type(PC_SYNTH_OUT), config);
-
-	attr.disabled = 1;
-	return attr;
-}
-
 int pc_synth_capture(struct pc_capture *c, struct perfconf_attr *attr, unsigned int aux_log2,
 		     enum pc_ring_mode mode)
 {

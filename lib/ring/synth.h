@@ -54,10 +54,7 @@ bool pc_synth_param(const char *name);
 		SKIP(return, "%s", pc_synth_absent()); \
 } while (0)
 
-/* A disabled perfconf_aux event of this task that writes chunk bytes per start. */
-struct perfconf_attr pc_attr_synth_aux(uint32_t chunk);
-/* A disabled perfconf_out event of this task (config as given). */
-struct perfconf_attr pc_attr_synth_out(uint64_t config);
+/* The events themselves: pc_attr_synth_aux() and pc_attr_synth_out() (event/event.h). */
 
 /*
  * pc_capture_open() of attr on this task with an AUX area of 2^aux_log2
