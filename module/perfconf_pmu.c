@@ -31,6 +31,7 @@
  */
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 
@@ -248,6 +249,12 @@ static void __exit perfconf_pmu_exit(void)
 {
 	perf_pmu_unregister(&aux_pmu);
 	perf_pmu_unregister(&out_pmu);
+	/*
+	 * Before 6.2 a task context made for one of our events is freed
+	 * by an RCU callback that reads ctx->pmu, in this module: wait
+	 * for those callbacks, not only for a grace period.
+	 */
+	rcu_barrier();
 }
 
 module_init(perfconf_pmu_init);

@@ -405,7 +405,7 @@ size_t pc_ring_probe_aux_pmus(size_t *aux, size_t *other, char *names, size_t le
 			continue;
 		tried++;
 		if (pc_ring_map(&ring, fd, 0, PC_RING_READWRITE) == 0) {
-			int err = -pc_ring_map_aux(&ring, fd, 0, PC_RING_READWRITE);
+			int err = -pc_ring_map_aux(&ring, fd, 1, PC_RING_READWRITE);
 
 			if (!err || err != EOPNOTSUPP) {
 				size_t l = strlen(names);

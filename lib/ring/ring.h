@@ -66,7 +66,8 @@ int pc_ring_map_aux(struct pc_ring *r, int fd, unsigned int pages_log2, enum pc_
 /*
  * Which PMUs here can have an AUX area, found by trying rather than by
  * name (sysfs has no flag for it): an event of each PMU (config 0, this
- * task) that opens gets a data ring and then an AUX area mapped.
+ * task) that opens gets a data ring and then an AUX area of 2 pages
+ * mapped (writable: before 5.13 one page is EINVAL there).
  * rb_alloc_aux() refuses the area with EOPNOTSUPP when the PMU has no
  * setup_aux (has_aux(), kernel/events/ring_buffer.c, since 4.1). Returns
  * how many PMUs were tried; *aux counts those that took an area, and

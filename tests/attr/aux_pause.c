@@ -46,8 +46,10 @@ TEST(overflow_pauses_until_a_resume)
 	struct perfconf_attr pause = pc_attr_sw_sampling(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SAMPLE_TID);
 	struct perfconf_attr resume = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID);
 	pause.aux_pause = 1;
+	pause.disabled = 0;
 	resume.aux_resume = 1;
 	resume.exclude_kernel = 1;
+	resume.disabled = 0;		/* members follow the leader */
 	int p = pc_open(&pause, 0, -1, cap.fd, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(p);
 	int r = pc_open(&resume, 0, -1, cap.fd, PERF_FLAG_FD_CLOEXEC);

@@ -60,6 +60,7 @@ TEST(starts_paused_until_resumed)
 	struct perfconf_attr resume = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID);
 	resume.aux_resume = 1;
 	resume.exclude_kernel = 1;
+	resume.disabled = 0;		/* members follow the leader */
 	int r = pc_open(&resume, 0, -1, cap.fd, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(r);
 	pc_work_page_faults(1);		/* the workload's own first faults */

@@ -161,10 +161,10 @@ static int runs(int fd)
 }
 
 /*
- * The area fills: 4 intervals of 1000 bytes fit a 4096-byte area, the
- * 5th has room for 95 (CIRC_SPACE() keeps one byte free, so aux_head
- * never catches up with aux_tail + size), and the record flags it
- * TRUNCATED; the core then
+ * The area fills: 8 intervals of 1000 bytes fit a 2-page area of 4 KiB
+ * pages, the 9th has room for 191 (CIRC_SPACE() keeps one byte free, so
+ * aux_head never catches up with aux_tail + size), and the record flags
+ * it TRUNCATED; the core then
  * disables the event (perf_aux_output_end(): pending_disable) and wakes
  * the reader. The commit comes at the schedule-out of a sleep, so the
  * disable is the core's, not ours. An ENABLE with no room at all is
@@ -190,10 +190,10 @@ TEST(full_area_truncates_and_disables)
 	struct perfconf_attr attr = pc_attr_synth_aux(FULL_CHUNK);
 	attr.watermark = 1;
 	attr.wakeup_watermark = 1 << 30;	/* only the full AUX area wakes: */
-	attr.aux_watermark = (uint32_t)page;	/* no wakeup before it */
+	attr.aux_watermark = 2 * (uint32_t)page;	/* no wakeup before it */
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
-	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &attr, 0, PC_RING_READWRITE));
-	uint64_t full = page - 1;
+	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &attr, 1, PC_RING_READWRITE));
+	uint64_t full = 2 * page - 1;
 	unsigned int fit = (unsigned int)(full / FULL_CHUNK);
 	struct perf_event_mmap_page *pg = cap.ring.page;
 
@@ -290,6 +290,8 @@ TEST(aux_area_geometry_on_an_aux_pmu)
 	struct perfconf_attr attr = pc_attr_synth_aux(CHUNK);
 	ASSERT_ERRNO(0, -pc_capture_open_pages(&cap, &attr, 0, -1, 0));	/* 1 + 1 pages */
 	struct perf_event_mmap_page *pg = cap.ring.page;
+	/* One page, writable: EINVAL before d68e6799a5c8 (5.13; expected/fixes.txt). */
+	pc_observe_errno("errno.one_writable_page", map_at(cap.fd, pg, 2 * page, page, page));
 	EXPECT_ERRNO(EINVAL, map_at(cap.fd, pg, page, page, page)) TH_LOG("an offset inside the data ring");
 	EXPECT_ERRNO(EINVAL, map_at(cap.fd, pg, 2 * page, 3 * page, 3 * page)) TH_LOG("3 pages");
 	EXPECT_ERRNO(EINVAL, map_at(cap.fd, pg, 2 * page, 4 * page, 2 * page)) TH_LOG("aux_size is not the mapping's");
