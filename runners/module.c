@@ -294,7 +294,7 @@ char *module_header(const struct module_run *m)
 	taints = !m->taints ? xstrdup("") : *m->taints ? xasprintf(" (taints %s)", m->taints)
 					  : xstrdup(" (no taint)");
 	line = xasprintf("module: " PC_MODULE " loaded%s%s", taints,
-			 m->stale ? ", by an earlier run that died; still in use at start, unloaded at the end of this run"
+			 m->stale ? ", by an earlier run; still in use at start, unloaded at the end of this run"
 			 : m->before ? ", as it was before the run: left loaded" : "");
 	free(taints);
 	return line;

@@ -584,8 +584,8 @@ int cmd_run(struct opts *o)
 			free(l);
 		}
 		if (stale_module != -ENOENT) {
-			l = !stale_module ? xasprintf("unloaded %s, which an earlier run that died had loaded", PC_MODULE)
-			    : xasprintf("could not unload %s, which an earlier run that died had loaded: %s", PC_MODULE,
+			l = !stale_module ? xasprintf("unloaded %s, which an earlier run left loaded", PC_MODULE)
+			    : xasprintf("could not unload %s, which an earlier run left loaded: %s", PC_MODULE,
 					strerror(-stale_module));
 			ktap_diag(&head, "", l);
 			free(l);
