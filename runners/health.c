@@ -192,6 +192,14 @@ static const char *trigger_of(const char *msg, int *level)
 	return NULL;
 }
 
+int health_trigger(const char *msg)
+{
+	int level;
+
+	trigger_of(msg, &level);
+	return level;
+}
+
 void health_read_log(struct health *h, health_fn fn, void *ctx)
 {
 	char rec[8192 + 1];

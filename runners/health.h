@@ -75,6 +75,8 @@ void health_close(struct health *h);
  * or to the end of the trace).
  */
 typedef void (*health_fn)(void *ctx, const char *line, const char *trigger, int level);
+/* Whether a kernel log message starts a complaint: 2 a line naming a bug, 1 a weaker one, 0 not. */
+int health_trigger(const char *msg);
 void health_read_log(struct health *h, health_fn fn, void *ctx);
 
 /*

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "facts.h"
+#include "health.h"
 #include "module.h"
 #include "tap.h"
 #include "util.h"
@@ -125,6 +126,50 @@ static char *kmsg_reason(int fd)
 			continue;
 		if (strstr(msg, PC_MODULE) || !strncasecmp(msg, "module", 6))
 			found = xstrndup(msg, strlen(msg) > REASON_LOG_MAX ? REASON_LOG_MAX : strlen(msg));
+	}
+	close(fd);
+	return found;
+}
+
+/*
+ * The kernel's complaint while the module loaded or unloaded, from fd
+ * (kmsg_from_now): its first line, the strongest first (health.h). The
+ * run's health check starts after the load and ends before the unload,
+ * so these would go unseen. NULL when there is none.
+ */
+static char *kmsg_complaint(int fd)
+{
+	const char *any = getenv("PERFCONF_KMSG_ANY_FACILITY");
+	char rec[8192 + 1], *found = NULL;
+	int found_level = 0;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		unsigned int prio;
+		char *msg;
+		int level;
+
+		if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		msg = strchr(rec, ';');
+		if (!msg || sscanf(rec, "%u", &prio) != 1)
+			continue;
+		msg++;
+		msg[strcspn(msg, "\n")] = 0;
+		if ((prio >> 3) != 0 && !(any && !strcmp(any, "1")))
+			continue;
+		sanitize(msg);
+		level = health_trigger(msg);
+		if (level > found_level) {
+			free(found);
+			found = xstrndup(msg, strlen(msg) > REASON_LOG_MAX ? REASON_LOG_MAX : strlen(msg));
+			found_level = level;
+		}
 	}
 	close(fd);
 	return found;
@@ -248,8 +293,7 @@ void module_load(struct module_run *m, const char *file, bool default_file, bool
 	kfd = kmsg_from_now();
 	if (syscall(SYS_finit_module, fd, "", 0) == 0) {
 		m->loaded = m->ours = true;
-		if (kfd >= 0)
-			close(kfd);
+		m->load_complaint = kmsg_complaint(kfd);
 	} else {
 		err = errno;
 		pc_sysctl_forget(PC_MODULE_STATE);
@@ -302,12 +346,14 @@ char *module_header(const struct module_run *m)
 
 int module_unload(struct module_run *m, char **why)
 {
-	int err;
+	int err, kfd;
 
 	*why = NULL;
 	if (!m->ours)
 		return 0;
+	kfd = kmsg_from_now();
 	err = pc_sysctl_restore(PC_MODULE_STATE);
+	m->unload_complaint = kmsg_complaint(kfd);
 	if (err == -ENOENT)
 		err = 0;	/* unloaded by hand meanwhile (perfconf restore is refused while we run) */
 	if (err == -EBUSY || err == -EAGAIN)
@@ -325,5 +371,7 @@ void module_run_free(struct module_run *m)
 {
 	free(m->reason);
 	free(m->taints);
+	free(m->load_complaint);
+	free(m->unload_complaint);
 	memset(m, 0, sizeof(*m));
 }

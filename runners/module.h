@@ -35,6 +35,8 @@ struct module_run {
 	bool stale;		/* a dead run's, still in use at start: this run's now */
 	char *reason;		/* why it is not loaded (one line), or NULL */
 	char *taints;		/* "O, E": its letters in sysfs, NULL when unread */
+	char *load_complaint;	/* the kernel's complaint while it loaded (health.h), or NULL */
+	char *unload_complaint;	/* ... while it unloaded */
 };
 
 /*
@@ -73,7 +75,8 @@ void module_load(struct module_run *m, const char *file, bool default_file, bool
 char *module_header(const struct module_run *m);
 /*
  * Unload it if it is the run's (the state file's entry), after the run's
- * processes are gone. 0, or -errno with one line in *why (malloc'd).
+ * processes are gone. 0, or -errno with one line in *why (malloc'd). A
+ * complaint of the kernel while it unloaded goes into m->unload_complaint.
  */
 int module_unload(struct module_run *m, char **why);
 void module_run_free(struct module_run *m);

@@ -528,6 +528,8 @@ int cmd_run(struct opts *o)
 	}
 
 	health_open(&h);
+	if (mod.load_complaint)	/* while no binary ran: a failure of the run, as any such */
+		strv_addf(&h.orphan_log, "loading %s: %s", PC_MODULE, mod.load_complaint);
 	{
 		char *l = xasprintf("perfconf: %s %s, profile %s, %zu binar%s, -j %d", k.release, k.arch,
 				    k.profile, n, n == 1 ? "y" : "ies", o->jobs);
@@ -641,6 +643,15 @@ int cmd_run(struct opts *o)
 		if (module_unload(&mod, &why)) {
 			ktap_diag(&tail, "", why);
 			free(why);
+		}
+		if (mod.unload_complaint) {
+			char *l = xasprintf("kernel complaint: unloading %s: %s, while no binary ran", PC_MODULE,
+					    mod.unload_complaint);
+
+			ktap_diag(&tail, "", l);
+			strv_add(&sum.complaints, l + strlen("kernel complaint: "));
+			sum.failed++;
+			free(l);
 		}
 	}
 	restored = pc_sysctl_restore_all();

@@ -261,11 +261,13 @@ static inline int fk_deny_flock(void)
  *				holding $FK_MODULE_TAINTS (default "OE"), sets
  *				bits O and E in $PERFCONF_TAINT_FILE if set, and
  *				returns 0 (EEXIST when the directory is there);
- *	FK_MODULE=<ERRNO>	it fails with that errno (ENOEXEC, EPERM, ...),
- *				first writing $FK_MODULE_LOG to /dev/kmsg if set;
+ *	FK_MODULE=<ERRNO>	it fails with that errno (ENOEXEC, EPERM, ...);
+ *				either first writes $FK_MODULE_LOG, if set,
+ *				to /dev/kmsg;
  *	delete_module		removes the directory and returns 0 (ENOENT when
  *				there is none), or EAGAIN for the first
- *				$FK_MODULE_BUSY calls ("always": every call).
+ *				$FK_MODULE_BUSY calls ("always": every call);
+ *				$FK_MODULE_UNLOAD_LOG to /dev/kmsg as it unloads.
  * Each call appends "finit" or "delete" to $FAKE_OUT/module.calls.
  * $FK_NO_CAP_SYS_MODULE: the runner runs without CAP_SYS_MODULE.
  */
@@ -296,6 +298,21 @@ static inline void fk_module_note(const char *what)
 	}
 }
 
+/* A line into the kernel log, as user space writes one (PERFCONF_KMSG_ANY_FACILITY=1 reads it). */
+static inline void fk_kmsg(const char *text)
+{
+	int fd = text ? open("/dev/kmsg", O_WRONLY) : -1;
+	char line[1024];
+
+	if (fd < 0)
+		return;
+	/* with its newline: a line without one stays open for a continuation, unread */
+	snprintf(line, sizeof(line), "%s\n", text);
+	if (write(fd, line, strlen(line)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
 /* The fake kernel's answer to one call: 0 or -errno. */
 static inline int fk_module_call(int nr, int *busy_calls)
 {
@@ -312,24 +329,13 @@ static inline int fk_module_call(int nr, int *busy_calls)
 		if (access(dir, F_OK))
 			return -ENOENT;
 		unlink(taint);
+		fk_kmsg(getenv("FK_MODULE_UNLOAD_LOG"));
 		return rmdir(dir) ? -errno : 0;
 	}
 	fk_module_note("finit");
-	if (strcmp(mode, "load")) {
-		const char *log = getenv("FK_MODULE_LOG");
-		int fd = log ? open("/dev/kmsg", O_WRONLY) : -1;
-
-		if (fd >= 0) {
-			char line[1024];
-
-			/* with its newline: a line without one stays open for a continuation, unread */
-			snprintf(line, sizeof(line), "%s\n", log);
-			if (write(fd, line, strlen(line)) < 0)
-				perror("/dev/kmsg");
-			close(fd);
-		}
+	fk_kmsg(getenv("FK_MODULE_LOG"));
+	if (strcmp(mode, "load"))
 		return -fk_errno_of(mode);
-	}
 	if (!access(dir, F_OK))
 		return -EEXIST;
 	fk_mkdirs(dir);

@@ -44,7 +44,7 @@ FIXTURE_SETUP(mod)
 FIXTURE_TEARDOWN(mod)
 {
 	static const char *const vars[] = {
-		"FK_MODULE", "FK_MODULE_LOG", "FK_MODULE_BUSY", "FK_MODULE_TAINTS", "FK_NO_CAP_SYS_MODULE",
+		"FK_MODULE", "FK_MODULE_LOG", "FK_MODULE_UNLOAD_LOG", "FK_MODULE_BUSY", "FK_MODULE_TAINTS", "FK_NO_CAP_SYS_MODULE",
 		"PERFCONF_KMSG_ANY_FACILITY", "PERFCONF_MODULE_SYSFS", "PERFCONF_TAINT_FILE",
 	};
 
@@ -253,6 +253,35 @@ TEST_F(mod, a_missing_symbol_is_the_kernel_logs_line)
 	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
 	snprintf(want, sizeof(want), HEADER_NOT "%s", why);
 	EXPECT_TOLD(self, want, why, "absent");
+}
+
+/*
+ * The run's health check starts after the load and ends before the
+ * unload: what the kernel says while the module loads or unloads is
+ * watched there, and a complaint fails the run, as one while no binary ran.
+ */
+TEST_F(mod, a_kernel_complaint_while_it_loads_or_unloads_fails_the_run)
+{
+	aux_tree(&self->t, true);
+	setenv("FK_MODULE", "load", 1);
+	setenv("PERFCONF_KMSG_ANY_FACILITY", "1", 1);
+	setenv("FK_MODULE_LOG", "WARNING: CPU: 1 PID: 77 at kernel/events/core.c:12000 perf_pmu_register+0x1/0x2", 1);
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# (the kernel) loading perfconf_pmu: WARNING: CPU: 1 PID: 77 at "
+				"kernel/events/core.c:12000 perf_pmu_register+0x1/0x2, while no binary was running"))
+		SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "1 passed, 1 failed, 0 skipped")) SHOW(&self->r);
+	fk_res_free(&self->r);
+
+	unsetenv("FK_MODULE_LOG");
+	setenv("FK_MODULE_UNLOAD_LOG", "BUG: unable to handle page fault for address: ffffffffc0a01000", 1);
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(1, self->r.code) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# kernel complaint: unloading perfconf_pmu: BUG: unable to handle page "
+				"fault for address: ffffffffc0a01000, while no binary ran")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "1 passed, 1 failed, 0 skipped")) SHOW(&self->r);
+	EXPECT_FALSE(fake_loaded(self));
 }
 
 TEST_F(mod, not_permitted_says_which_rule)
