@@ -5,7 +5,7 @@
  *	perfconf [options]		run the suite (run.c)
  *	perfconf diff A B		what changed between two baselines/results
  *	perfconf diff RESULTS-DIR	a saved run judged against expected/ again (run.c)
- *	perfconf restore		put back the sysctls a dead run left changed
+ *	perfconf restore		put back the sysctls a dead run left changed, unload its module
  *	perfconf info			this kernel, its profile and baseline
  *	perfconf abi			the lib's ABI tables
  *	perfconf coverage [DIR]		attr fields, ioctls, flags, errnos without a test
@@ -45,7 +45,8 @@ static void usage(FILE *f)
 "       perfconf diff A B           what changed between two baselines or results files\n"
 "       perfconf diff RESULTS-DIR   a saved run (of any kernel: a guest's) judged again\n"
 "                                   against the baselines (--expected), as the runner would\n"
-"       perfconf restore            restore the sysctls a killed run left changed\n"
+"       perfconf restore            restore the sysctls a killed run left changed, and\n"
+"                                   unload the module it loaded\n"
 "       perfconf info               this kernel, its PMU profile and its baseline\n"
 "       perfconf explain CASE       where CASE's expectation comes from here: the rule,\n"
 "                                   the baselines, the value (--expected, --results)\n"
