@@ -92,86 +92,90 @@ static int kmsg_from_now(void)
 }
 
 /*
- * The kernel's line about the failed load, from fd (kmsg_from_now): the
- * first that names the module ("perfconf_pmu: Unknown symbol x (err -2)")
- * or the module loader ("module: ..."), other than the taint notices
- * that come with any load. NULL when there is none.
+ * The kernel's own lines since fd was opened (kmsg_from_now; user space's
+ * too with PERFCONF_KMSG_ANY_FACILITY=1, for the runner's tests), each
+ * sanitized and cut to REASON_LOG_MAX. Closes fd.
  */
-static char *kmsg_reason(int fd)
+static void kmsg_lines(int fd, struct strv *out)
 {
 	const char *any = getenv("PERFCONF_KMSG_ANY_FACILITY");
-	char rec[8192 + 1], *found = NULL;
+	char rec[8192 + 1];
 
 	if (fd < 0)
-		return NULL;
+		return;
 	for (;;) {
 		ssize_t n = read(fd, rec, sizeof(rec) - 1);
 		unsigned int prio;
 		char *msg;
 
 		if (n < 0 && (errno == EPIPE || errno == EINTR))
-			continue;
+			continue;	/* records overwritten: go on with the next */
 		if (n <= 0)
 			break;
 		rec[n] = 0;
-		msg = strchr(rec, ';');
-		if (!msg || sscanf(rec, "%u", &prio) != 1 || found)
-			continue;
-		msg++;
-		msg[strcspn(msg, "\n")] = 0;
-		if ((prio >> 3) != 0 && !(any && !strcmp(any, "1")))
-			continue;	/* not the kernel's own */
-		sanitize(msg);
-		if (strstr(msg, "taints kernel") || strstr(msg, "tainting kernel"))
-			continue;
-		if (strstr(msg, PC_MODULE) || !strncasecmp(msg, "module", 6))
-			found = xstrndup(msg, strlen(msg) > REASON_LOG_MAX ? REASON_LOG_MAX : strlen(msg));
-	}
-	close(fd);
-	return found;
-}
-
-/*
- * The kernel's complaint while the module loaded or unloaded, from fd
- * (kmsg_from_now): its first line, the strongest first (health.h). The
- * run's health check starts after the load and ends before the unload,
- * so these would go unseen. NULL when there is none.
- */
-static char *kmsg_complaint(int fd)
-{
-	const char *any = getenv("PERFCONF_KMSG_ANY_FACILITY");
-	char rec[8192 + 1], *found = NULL;
-	int found_level = 0;
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-		unsigned int prio;
-		char *msg;
-		int level;
-
-		if (n < 0 && (errno == EPIPE || errno == EINTR))
-			continue;
-		if (n <= 0)
-			break;
-		rec[n] = 0;
+		/* "prio,seq,usec,flags;message\n[ KEY=value\n]..." */
 		msg = strchr(rec, ';');
 		if (!msg || sscanf(rec, "%u", &prio) != 1)
 			continue;
 		msg++;
 		msg[strcspn(msg, "\n")] = 0;
 		if ((prio >> 3) != 0 && !(any && !strcmp(any, "1")))
-			continue;
+			continue;	/* not the kernel's own */
 		sanitize(msg);
-		level = health_trigger(msg);
+		if (strlen(msg) > REASON_LOG_MAX)
+			msg[REASON_LOG_MAX] = 0;
+		strv_add(out, msg);
+	}
+	close(fd);
+}
+
+/*
+ * The kernel's line about a failed load: the first that names the module
+ * ("perfconf_pmu: Unknown symbol x (err -2)") or the module loader
+ * ("module: ..."), other than the taint notices any load prints. NULL
+ * when there is none.
+ */
+static char *kmsg_reason(int fd)
+{
+	struct strv lines = { 0 };
+	char *found = NULL;
+
+	kmsg_lines(fd, &lines);
+	for (size_t i = 0; i < lines.n && !found; i++) {
+		const char *l = lines.v[i];
+
+		if (strstr(l, "taints kernel") || strstr(l, "tainting kernel"))
+			continue;
+		if (strstr(l, PC_MODULE) || !strncasecmp(l, "module", 6))
+			found = xstrdup(l);
+	}
+	strv_free(&lines);
+	return found;
+}
+
+/*
+ * The kernel's complaint while the module loaded or unloaded (health.h):
+ * the first line of the strongest. The run's health check starts after
+ * the load and ends before the unload, so it would go unseen. NULL when
+ * there is none.
+ */
+static char *kmsg_complaint(int fd)
+{
+	struct strv lines = { 0 };
+	char *found = NULL;
+	int found_level = 0;
+
+	kmsg_lines(fd, &lines);
+	for (size_t i = 0; i < lines.n; i++) {
+		int level = health_trigger(lines.v[i]);
+
 		if (level > found_level) {
 			free(found);
-			found = xstrndup(msg, strlen(msg) > REASON_LOG_MAX ? REASON_LOG_MAX : strlen(msg));
+			found = xstrdup(lines.v[i]);
 			found_level = level;
 		}
 	}
-	close(fd);
+	strv_free(&lines);
 	return found;
 }
 
@@ -232,7 +236,7 @@ static char *missing_reason(const char *file, bool default_file)
 {
 	const char *slash = strrchr(file, '/');
 	char *why_path = slash ? xasprintf("%.*s/why", (int)(slash - file), file) : xstrdup("why");
-	char *why = read_file(why_path, NULL), *s;
+	char *why = read_file(why_path, NULL);
 
 	free(why_path);
 	if (why) {
@@ -242,8 +246,9 @@ static char *missing_reason(const char *file, bool default_file)
 			return why;
 	}
 	free(why);
-	s = default_file ? xasprintf("not built (no %s)", file) : xasprintf("%s: %s", file, strerror(ENOENT));
-	return s;
+	if (default_file)
+		return xasprintf("not built (no %s)", file);
+	return xasprintf("%s: %s", file, strerror(ENOENT));
 }
 
 char *module_missing(const char *file, bool default_file)
