@@ -326,7 +326,7 @@ static int cmd_restore(int argc)
 	}
 	exec_cleanup_stale();
 	/* The module a dead run loaded, now that its processes (and their events) are gone. */
-	module_err = pc_sysctl_restore(PC_MODULE_STATE);
+	module_err = module_restore();
 	if (module_err == 0)
 		printf("unloaded %s (a run that died had loaded it)\n", PC_MODULE);
 	else if (module_err == -EBUSY || module_err == -EAGAIN)

@@ -258,9 +258,19 @@ char *module_missing(const char *file, bool default_file)
 	return missing_reason(file, default_file);
 }
 
+int module_restore(void)
+{
+	/* A run killed between noting the load and making it left nothing loaded. */
+	if (!module_present()) {
+		pc_sysctl_forget(PC_MODULE_STATE);
+		return -ENOENT;
+	}
+	return pc_sysctl_restore(PC_MODULE_STATE);
+}
+
 int module_restore_stale(struct module_run *m)
 {
-	int err = pc_sysctl_restore(PC_MODULE_STATE);
+	int err = module_restore();
 
 	if (err && err != -ENOENT)
 		m->stale = true;	/* still loaded and still ours: unloaded at this run's end */

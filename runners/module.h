@@ -60,6 +60,12 @@ unsigned long long module_taint_mask(void);
  */
 char *module_missing(const char *file, bool default_file);
 /*
+ * Unload the module a dead run loaded (the state file's entry): 0, -ENOENT
+ * when there is none to unload (no entry, or it is not loaded: the entry
+ * is dropped), or -errno (-EBUSY, -EAGAIN: still in use; the entry stays).
+ */
+int module_restore(void);
+/*
  * A dead run's module: unload it before this run starts (0 when there was
  * one and it is gone, -ENOENT when there was none, or -errno: still in
  * use, this run takes it over, m->stale).

@@ -114,6 +114,64 @@ static char *calls(struct tree *t)
 		free(res_);                                                                         \
 	} while (0)
 
+/* --- lib/host/sysctl.c: the module's entry in the state file --- */
+
+TEST_F(mod, the_state_file_entry)
+{
+	char want[64], *st;
+
+	EXPECT_EQ(-EINVAL, pc_sysctl_set(PC_MODULE_ENTRY("perfconf_pmu"), 1));	/* no sysctl */
+	EXPECT_EQ(-EINVAL, pc_sysctl_save_module("/sys/module/../perfconf_pmu"));
+	EXPECT_EQ(-EINVAL, pc_sysctl_save_module("/sys/module/"));
+	EXPECT_EQ(-EINVAL, pc_sysctl_save_module("kernel/perf_event_paranoid"));
+	ASSERT_EQ(0, pc_sysctl_save_module(PC_MODULE_ENTRY("perfconf_pmu")));
+	ASSERT_EQ(0, pc_sysctl_save_module(PC_MODULE_ENTRY("perfconf_pmu")));	/* noted once */
+	snprintf(want, sizeof(want), STATE_LINE "%d\n", (int)getpid());
+	st = fk_read(pc_sysctl_state_path());
+	EXPECT_STREQ(want, st);
+	free(st);
+	/* the restores of sysctls leave it: it is the runner's to unload, by name */
+	EXPECT_EQ(0, pc_sysctl_restore_all());
+	EXPECT_EQ(0, pc_sysctl_restore_owned(getpid()));
+	st = fk_read(pc_sysctl_state_path());
+	EXPECT_STREQ(want, st);
+	free(st);
+	EXPECT_EQ(0, pc_sysctl_forget(PC_MODULE_ENTRY("perfconf_pmu")));
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+	EXPECT_EQ(-ENOENT, pc_sysctl_forget(PC_MODULE_ENTRY("perfconf_pmu")));
+	EXPECT_EQ(-ENOENT, pc_sysctl_restore(PC_MODULE_ENTRY("perfconf_pmu")));
+	if (access("/sys/module/perfconf_pmu", F_OK) == 0)
+		return;		/* the real one is loaded here: not ours to unload */
+	/* restoring it unloads it; one that is not loaded counts as unloaded */
+	ASSERT_EQ(0, pc_sysctl_save_module(PC_MODULE_ENTRY("perfconf_pmu")));
+	EXPECT_EQ(0, pc_sysctl_restore(PC_MODULE_ENTRY("perfconf_pmu")));
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+}
+
+/* A run killed after noting the load, before making it: nothing to unload, the entry dropped. */
+TEST_F(mod, an_entry_with_nothing_loaded_is_dropped)
+{
+	char *c;
+
+	aux_tree(&self->t, true);
+	ASSERT_EQ(0, pc_sysctl_save_module(PC_MODULE_ENTRY("perfconf_pmu")));
+	setenv("FK_MODULE", "load", 1);
+	fk_run(&self->t, &self->r);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_EQ(NULL, strstr(self->r.out, "# unloaded perfconf_pmu")) SHOW(&self->r);
+	EXPECT_TRUE(fk_has_line(self->r.out, "# module: perfconf_pmu loaded (taints O, E)")) SHOW(&self->r);
+	c = calls(&self->t);
+	EXPECT_STREQ("finit\ndelete\n", c);
+	free(c);
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+	fk_res_free(&self->r);
+	ASSERT_EQ(0, pc_sysctl_save_module(PC_MODULE_ENTRY("perfconf_pmu")));
+	fk_run_cmd(&self->t, &self->r, "restore", NULL);
+	EXPECT_EQ(0, self->r.code) SHOW(&self->r);
+	EXPECT_EQ(NULL, strstr(self->r.out, "unloaded")) SHOW(&self->r);
+	EXPECT_NE(0, access(pc_sysctl_state_path(), F_OK));
+}
+
 TEST_F(mod, not_built_then_the_build_says_why)
 {
 	char want[PATH_MAX + 128], env[PATH_MAX + 64];
