@@ -30,6 +30,7 @@
 #include "host/privilege.h"
 #include "ring/record.h"
 #include "ring/ring.h"
+#include "ring/synth.h"
 #include "host/sysctl.h"
 #include "abi/uapi.h"
 #include "work/workload.h"

@@ -9,6 +9,10 @@
 
 #define PC_PMU_SYSFS "/sys/bus/event_source/devices"
 
+/* The suite's own AUX PMUs, from module/perfconf_pmu.c (ring/synth.h). */
+#define PC_SYNTH_AUX "perfconf_aux"
+#define PC_SYNTH_OUT "perfconf_out"
+
 /*
  * The PMU's type number from sysfs, or -ENOENT when no PMU of that name is
  * here. Dynamic PMUs (uprobe, kprobe, msr, armv8_pmuv3...) must be looked up

@@ -11,12 +11,12 @@
 #include "work/affinity.h"
 #include "event/event.h"
 
-int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu,
-			  unsigned int pages_log2)
+static int open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu,
+		      int group_fd, unsigned int pages_log2)
 {
 	memset(c, 0, sizeof(*c));
 	c->fmt = pc_sample_format(attr);
-	c->fd = pc_open(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	c->fd = pc_open(attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (c->fd < 0) {
 		int err = c->fd;
 
@@ -33,6 +33,17 @@ int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_
 		return err;
 	}
 	return 0;
+}
+
+int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu,
+			  unsigned int pages_log2)
+{
+	return open_pages(c, attr, pid, cpu, -1, pages_log2);
+}
+
+int pc_capture_open_member(struct pc_capture *c, struct perfconf_attr *attr, int group_fd)
+{
+	return open_pages(c, attr, 0, -1, group_fd, PC_CAPTURE_PAGES_LOG2);
 }
 
 int pc_capture_open(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu)

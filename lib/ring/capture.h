@@ -58,6 +58,8 @@ int pc_capture_open(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid,
  * the mmap.
  */
 int pc_capture_open_inherited(struct pc_capture *c, struct perfconf_attr *attr);
+/* pc_capture_open() of a member of group_fd's group, on this task. */
+int pc_capture_open_member(struct pc_capture *c, struct perfconf_attr *attr, int group_fd);
 /* pc_capture_open() with a ring of 1 + 2^pages_log2 pages. */
 int pc_capture_open_pages(struct pc_capture *c, struct perfconf_attr *attr, pid_t pid, int cpu,
 			  unsigned int pages_log2);

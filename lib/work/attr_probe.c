@@ -180,7 +180,8 @@ size_t pc_field_events(struct pc_field_event *out, size_t max)
 
 const char *pc_aux_pmu(void)
 {
-	static const char *const prefixes[] = { "intel_pt", "intel_bts", "arm_spe", "cs_etm", "hisi_ptt" };
+	static const char *const prefixes[] = { "intel_pt", "intel_bts", "arm_spe", "cs_etm", "hisi_ptt",
+						       PC_SYNTH_AUX };
 	static char found[64];
 	char **pmus = pc_pmu_list();
 	const char *name = NULL;

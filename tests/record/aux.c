@@ -18,11 +18,14 @@
  * guests; arm64 qemu virt, whose PMUv3 has no SPE or ETM) has an AUX area:
  * the refusal is pinned, and the record's contents are a SKIP.
  */
+#include <poll.h>
 #include <sys/mman.h>
 
 #include "perfconf.h"
+#include "work/affinity.h"
 #include "work/attr_probe.h"
 #include "aux_pmus.h"
+#include "ring/synth.h"
 
 /* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
 PERFCONF_META("serial=probes");
@@ -103,11 +106,207 @@ TEST(aux_area_of_a_software_event_is_eopnotsupp)
 	pc_capture_close(&cap);
 }
 
-/* The record's contents need an AUX PMU's event with its area mapped. */
+/*
+ * perfconf_aux (ring/synth.h) writes CHUNK bytes at each start and
+ * commits them at each stop: an ENABLE/DISABLE pair is one running
+ * interval (a schedule-out inside it splits it in two). Each commit is one
+ * PERF_RECORD_AUX: aux_offset is where the bytes begin, aux_size how many,
+ * flags 0; the records tile the area from 0 to aux_head, and the bytes
+ * read back there are the ones written.
+ */
+#define CHUNK 256
+#define INTERVALS 8
+
 TEST(aux_record_contents)
 {
-	SKIP_AUX_RECORD_CONTENTS("PERF_RECORD_AUX", "PERF_RECORD_AUX (aux_offset, aux_size, flags) "
-				 "is written only by an AUX PMU's driver");
+	struct pc_capture cap;
+	uint64_t next = 0;
+
+	REQUIRE_SYNTH_PMU();
+	struct perfconf_attr attr = pc_attr_synth_aux(CHUNK);
+	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &attr, 4, PC_RING_READWRITE));
+	for (int i = 0; i < INTERVALS; i++) {
+		ASSERT_EQ(0, pc_enable(cap.fd));
+		ASSERT_EQ(0, pc_disable(cap.fd));
+	}
+	ASSERT_CAPTURE_READ(&cap);
+	size_t n = pc_capture_count(&cap, PERF_RECORD_AUX);
+	EXPECT_LE(INTERVALS, n) TH_LOG("one record per running interval");
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_AUX, i);
+
+		EXPECT_EQ(next, r->aux.aux_offset) TH_LOG("record %zu", i);
+		EXPECT_EQ(CHUNK, r->aux.aux_size) TH_LOG("record %zu", i);
+		EXPECT_EQ(0, r->aux.flags) TH_LOG("record %zu", i);
+		next = r->aux.aux_offset + r->aux.aux_size;
+	}
+	EXPECT_EQ(n * CHUNK, cap.ring.page->aux_head);
+	EXPECT_EQ(cap.ring.page->aux_head, pc_synth_mismatch(&cap.ring, 0, cap.ring.page->aux_head));
+	pc_capture_close(&cap);
+}
+
+/*
+ * Whether the event (read_format PERF_FORMAT_TOTAL_TIME_ENABLED) is
+ * enabled: 1 when its time_enabled moves over a 20 ms sleep, 0 when not,
+ * -1 when a read fails.
+ */
+static int runs(int fd)
+{
+	struct pc_read_values a, b;
+	const uint64_t fmt = PERF_FORMAT_TOTAL_TIME_ENABLED;
+
+	if (pc_read_values_read(fd, fmt, &a) || usleep(20000) || pc_read_values_read(fd, fmt, &b))
+		return -1;
+	return a.time_enabled != b.time_enabled;
+}
+
+/*
+ * The area fills: 4 intervals of 1000 bytes fit a 4096-byte area, the
+ * 5th has room for 95 (CIRC_SPACE() keeps one byte free, so aux_head
+ * never catches up with aux_tail + size), and the record flags it
+ * TRUNCATED; the core then
+ * disables the event (perf_aux_output_end(): pending_disable) and wakes
+ * the reader. The commit comes at the schedule-out of a sleep, so the
+ * disable is the core's, not ours. An ENABLE with no room at all is
+ * disabled again (perf_aux_output_begin()). The control: once the reader
+ * frees the area (aux_tail), ENABLE writes on at aux_head.
+ *
+ * The case runs on CPU 0: kernels that store the CPU's number as the
+ * boolean pending_disable lose the disable there only (fixed by
+ * 1476b218327b, v6.16; expected/fixes.txt).
+ */
+#define FULL_CHUNK 1000
+
+TEST(full_area_truncates_and_disables)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct pollfd pfd;
+	struct pc_capture cap;
+
+	REQUIRE_SYNTH_PMU();
+	int err = pc_pin_to(0);
+	if (err)
+		SKIP(return, "cannot run on CPU 0: %s", strerror(-err));
+	struct perfconf_attr attr = pc_attr_synth_aux(FULL_CHUNK);
+	attr.watermark = 1;
+	attr.wakeup_watermark = 1 << 30;	/* only the full AUX area wakes: */
+	attr.aux_watermark = (uint32_t)page;	/* no wakeup before it */
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &attr, 0, PC_RING_READWRITE));
+	uint64_t full = page - 1;
+	unsigned int fit = (unsigned int)(full / FULL_CHUNK);
+	struct perf_event_mmap_page *pg = cap.ring.page;
+
+	for (unsigned int i = 0; i < fit; i++) {
+		ASSERT_EQ(0, pc_enable(cap.fd));
+		ASSERT_EQ(0, pc_disable(cap.fd));
+	}
+	/* Schedule-outs inside those intervals would have filled it sooner. */
+	ASSERT_EQ(fit * FULL_CHUNK, pg->aux_head) TH_LOG("interrupted intervals");
+	pfd = (struct pollfd){ .fd = cap.fd, .events = POLLIN };
+	EXPECT_EQ(0, poll(&pfd, 1, 0)) TH_LOG("woken before the area filled");
+
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	for (int i = 0; i < 1000 && !poll(&pfd, 1, 0); i++)
+		usleep(1000);
+	EXPECT_EQ(POLLIN, pfd.revents & POLLIN) TH_LOG("no wakeup when the area filled");
+	EXPECT_EQ(0, runs(cap.fd)) TH_LOG("still enabled after a TRUNCATED record");
+	EXPECT_EQ(full, pg->aux_head);
+
+	ASSERT_EQ(0, pc_enable(cap.fd));	/* no room: disabled again */
+	EXPECT_EQ(0, runs(cap.fd)) TH_LOG("enabled with a full area");
+	ASSERT_EQ(0, pc_disable(cap.fd));
+
+	ASSERT_CAPTURE_READ(&cap);
+	size_t n = pc_capture_count(&cap, PERF_RECORD_AUX);
+	ASSERT_EQ(fit + 1, n);
+	const struct pc_record *last = pc_capture_find(&cap, PERF_RECORD_AUX, fit);
+	EXPECT_EQ(fit * FULL_CHUNK, last->aux.aux_offset);
+	EXPECT_EQ(full - fit * FULL_CHUNK, last->aux.aux_size);
+	EXPECT_EQ(PERF_AUX_FLAG_TRUNCATED, last->aux.flags);
+	EXPECT_EQ(full, pc_synth_mismatch(&cap.ring, 0, full));
+
+	/* The control: room again. */
+	__atomic_store_n(&pg->aux_tail, full, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	EXPECT_EQ(1, runs(cap.fd)) TH_LOG("the area has room again");
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_CAPTURE_READ(&cap);
+	const struct pc_record *again = pc_capture_find(&cap, PERF_RECORD_AUX, fit + 1);
+	ASSERT_NE(NULL, again);
+	EXPECT_EQ(full, again->aux.aux_offset);
+	EXPECT_EQ(0, again->aux.flags);
+	EXPECT_EQ(pg->aux_head, pc_synth_mismatch(&cap.ring, full, pg->aux_head));
+	pc_capture_close(&cap);
+}
+
+/*
+ * A read-only AUX area is the overwrite (snapshot) mode: the PMU writes
+ * on past the area's size, wrapping, and nothing disables the event;
+ * each PERF_RECORD_AUX is flagged OVERWRITE and, as the driver passes
+ * the new head (perf_aux_output_end()), its aux_offset is aux_head after
+ * the write. The area holds the newest bytes.
+ */
+TEST(overwrite_area_wraps_and_flags_overwrite)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct pc_capture cap;
+
+	REQUIRE_SYNTH_PMU();
+	struct perfconf_attr attr = pc_attr_synth_aux(FULL_CHUNK);
+	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &attr, 0, PC_RING_OVERWRITE));
+	for (int i = 0; i < INTERVALS; i++) {
+		ASSERT_EQ(0, pc_enable(cap.fd));
+		ASSERT_EQ(0, pc_disable(cap.fd));
+	}
+	ASSERT_CAPTURE_READ(&cap);
+	size_t n = pc_capture_count(&cap, PERF_RECORD_AUX);
+	uint64_t head = cap.ring.page->aux_head;
+
+	EXPECT_LE(INTERVALS, n);
+	EXPECT_EQ(n * FULL_CHUNK, head);
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_AUX, i);
+
+		EXPECT_EQ((i + 1) * FULL_CHUNK, r->aux.aux_offset) TH_LOG("record %zu", i);
+		EXPECT_EQ(FULL_CHUNK, r->aux.aux_size) TH_LOG("record %zu", i);
+		EXPECT_EQ(PERF_AUX_FLAG_OVERWRITE, r->aux.flags) TH_LOG("record %zu", i);
+	}
+	EXPECT_EQ(head, pc_synth_mismatch(&cap.ring, head - page, head));
+	pc_capture_close(&cap);
+}
+
+/*
+ * perf_mmap()'s AUX geometry on a PMU that takes an area: a power of two
+ * of pages after the data ring maps; the refusals (EINVAL) are each one
+ * step from it. A second mapping of the area must have its size.
+ */
+TEST(aux_area_geometry_on_an_aux_pmu)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct pc_capture cap;
+
+	REQUIRE_SYNTH_PMU();
+	struct perfconf_attr attr = pc_attr_synth_aux(CHUNK);
+	ASSERT_ERRNO(0, -pc_capture_open_pages(&cap, &attr, 0, -1, 0));	/* 1 + 1 pages */
+	struct perf_event_mmap_page *pg = cap.ring.page;
+	EXPECT_ERRNO(EINVAL, map_at(cap.fd, pg, page, page, page)) TH_LOG("an offset inside the data ring");
+	EXPECT_ERRNO(EINVAL, map_at(cap.fd, pg, 2 * page, 3 * page, 3 * page)) TH_LOG("3 pages");
+	EXPECT_ERRNO(EINVAL, map_at(cap.fd, pg, 2 * page, 4 * page, 2 * page)) TH_LOG("aux_size is not the mapping's");
+	pg->aux_offset = 2 * page;
+	pg->aux_size = 4 * page;
+	void *aux = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_SHARED, cap.fd, (off_t)(2 * page));
+	ASSERT_NE(MAP_FAILED, aux) TH_LOG("4 pages after the data ring: %s", strerror(errno));
+	void *again = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, cap.fd, (off_t)(2 * page));
+	EXPECT_EQ(MAP_FAILED, again) TH_LOG("a second mapping of another size");
+	if (again != MAP_FAILED)
+		munmap(again, 2 * page);
+	again = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_SHARED, cap.fd, (off_t)(2 * page));
+	EXPECT_NE(MAP_FAILED, again) TH_LOG("a second mapping of the same size: %s", strerror(errno));
+	if (again != MAP_FAILED)
+		munmap(again, 4 * page);
+	munmap(aux, 4 * page);
+	pc_capture_close(&cap);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ring/synth.h"
+#include "event/event.h"
+#include "event/pmu.h"
+
+int pc_synth_type(const char *pmu)
+{
+	return pc_pmu_type(pmu);
+}
+
+const char *pc_synth_absent(void)
+{
+	static char why[256];
+	const char *runner = getenv("PERFCONF_PMU_MODULE");
+
+	if (runner && *runner && strcmp(runner, "loaded"))
+		snprintf(why, sizeof(why), "perfconf_pmu.ko is not loaded: %s", runner);
+	else
+		snprintf(why, sizeof(why), "perfconf_pmu.ko is not loaded (no %s or %s PMU in sysfs)",
+			 PC_SYNTH_AUX, PC_SYNTH_OUT);
+	return why;
+}
+
+bool pc_synth_reports_hw_id(void)
+{
+	FILE *f = fopen("/sys/module/perfconf_pmu/parameters/aux_output_id", "re");
+	int c = f ? fgetc(f) : EOF;
+
+	if (f)
+		fclose(f);
+	return c == 'Y';
+}
+
+struct perfconf_attr pc_attr_synth_aux(uint32_t chunk)
+{
+	struct perfconf_attr attr = pc_attr((uint32_t)pc_synth_type(PC_SYNTH_AUX), chunk);
+
+	attr.disabled = 1;
+	return attr;
+}
+
+struct perfconf_attr pc_attr_synth_out(uint64_t config)
+{
+	struct perfconf_attr attr = pc_attr((uint32_t)pc_synth_type(PC_SYNTH_OUT), config);
+
+	attr.disabled = 1;
+	return attr;
+}
+
+int pc_synth_capture(struct pc_capture *c, struct perfconf_attr *attr, unsigned int aux_log2,
+		     enum pc_ring_mode mode)
+{
+	int err = pc_capture_open(c, attr, 0, -1);
+
+	if (err)
+		return err;
+	err = pc_ring_map_aux(&c->ring, c->fd, aux_log2, mode);
+	if (err) {
+		pc_capture_close(c);
+		c->fd = -1;
+	}
+	return err;
+}
+
+uint64_t pc_synth_mismatch(const struct pc_ring *r, uint64_t from, uint64_t to)
+{
+	for (uint64_t p = from; p < to; p++)
+		if (!r->aux || r->aux[p % r->aux_size] != pc_synth_byte(p))
+			return p;
+	return to;
+}
