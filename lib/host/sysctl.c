@@ -115,11 +115,12 @@ static int cpu_online_name(const char *name)
 /* "/sys/module/<name>": a module the runner loaded (PC_MODULE_ENTRY). */
 static int module_name(const char *name)
 {
-	const char *m = name + strlen(MODULE_PREFIX);
+	const char *m;
 	size_t n;
 
 	if (strncmp(name, MODULE_PREFIX, strlen(MODULE_PREFIX)))
 		return 0;
+	m = name + strlen(MODULE_PREFIX);
 	n = strlen(m);
 	return n && n <= MODULE_NAME_MAX &&
 	       strspn(m, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
