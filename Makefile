@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # perfconf: a conformance suite for the Linux perf_event_open() ABI.
 #
-#   make        build everything into build/
+#   make        build everything into build/ (perfconf_pmu.ko too, where
+#               this kernel's headers are: else build/module/why says why)
 #   make run    install what is missing, build, run the suite on this kernel, compare
 #   make test   the project's own tests (lib and runner unit tests), the suite
 #               on this kernel gated on the suite's own faults only (the host's
@@ -46,8 +47,23 @@ HEADERS    := $(wildcard lib/*.h lib/*/*.h runners/*.h)
 # Fragments that field binaries share (tests/attr/config_word.h and the like).
 TEST_HEADERS := $(wildcard tests/*/*.h)
 
-.PHONY: all suite deps run test coverage matrix clean
-all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER))
+# perfconf_pmu.ko (module/) for the kernel this machine runs, against
+# MODULE_KDIR when it exists: $(B)/module/perfconf_pmu.ko, or
+# $(B)/module/why (one line) when it cannot be built; never a failed
+# build (scripts/build-module.sh). The stamp names the release and whether
+# its headers are there, so a reboot or new headers rebuild it.
+KERNEL_RELEASE := $(shell uname -r)
+MODULE_KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
+MODULE_SRC := $(wildcard module/Kbuild module/*.c module/*.h)
+MODULE_STAMP := $(B)/module/.stamp-$(KERNEL_RELEASE)$(if $(wildcard $(MODULE_KDIR)/Makefile),,-noheaders)
+
+.PHONY: all suite deps run test coverage matrix clean module
+all: $(LIB_A) $(SUITE_BIN) $(UNIT_BIN) $(if $(RUNNER_SRC),$(RUNNER)) $(MODULE_STAMP)
+
+module: $(MODULE_STAMP)
+$(MODULE_STAMP): $(MODULE_SRC) scripts/build-module.sh
+	@scripts/build-module.sh $(B)/module $(MODULE_KDIR)
+	@rm -f $(B)/module/.stamp-* && touch $@
 
 # The suite and its runner only (what the VM matrix packs).
 suite: $(SUITE_BIN) $(if $(RUNNER_SRC),$(RUNNER))
@@ -175,6 +191,16 @@ check-fresh:
 	@scripts/check-fresh.sh $(FRESH_TARGETS)
 
 .PHONY: check-fresh
+
+# perfconf_pmu.ko built for each guest kernel (runners/vm/module.sh) and
+# loaded, checked and unloaded in a small guest (runners/vm/check-module.sh;
+# runners/vm/README.md, "perfconf_pmu.ko"). Not part of make test:
+#   make check-module [MODULE_TARGETS="x86_64-6.1 arm64-7.2"]
+MODULE_TARGETS ?=
+check-module:
+	@runners/vm/check-module.sh $(MODULE_TARGETS)
+
+.PHONY: check-module
 
 # The attr fields that have no test binary in tests/attr (the list must be empty).
 coverage: $(RUNNER)

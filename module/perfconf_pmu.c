@@ -34,6 +34,10 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 
+#ifdef PERF_PMU_CAP_AUX_PAUSE
+#define PERFCONF_HAVE_AUX_PAUSE 1
+#endif
+
 #define CHUNK_MAX	(64UL << 10)
 
 struct aux_buf {
@@ -51,10 +55,13 @@ struct aux_cpu {
 static DEFINE_PER_CPU(struct aux_cpu, aux_cpu);
 static struct pmu aux_pmu, out_pmu;
 
-/* Whether perfconf_out reports hw ids: the cases read it to SKIP where not. */
+/* What this kernel let the PMUs do: the cases read it to SKIP where not. */
 static bool aux_output_id = IS_ENABLED(PERFCONF_HAVE_AUX_OUTPUT_ID);
 module_param(aux_output_id, bool, 0444);
 MODULE_PARM_DESC(aux_output_id, "perfconf_out reports AUX_OUTPUT_HW_ID (the kernel exports perf_report_aux_output_id)");
+static bool aux_pause = IS_ENABLED(PERFCONF_HAVE_AUX_PAUSE);
+module_param(aux_pause, bool, 0444);
+MODULE_PARM_DESC(aux_pause, "perfconf_aux can pause (the kernel has PERF_PMU_CAP_AUX_PAUSE)");
 
 static bool aux_paused(struct perf_event *event)
 {

@@ -149,7 +149,8 @@ x86_64)
 	;;
 arm64) goal=Image image=$obj/arch/arm64/boot/Image ;;
 esac
-"${k[@]}" "$goal" >>"$logs/$step_id.build.log" 2>&1 ||
+# `modules` too: it writes Module.symvers, which perfconf_pmu.ko is built against.
+"${k[@]}" "$goal" modules >>"$logs/$step_id.build.log" 2>&1 ||
 	{ grep -E 'error|Error' "$logs/$step_id.build.log" | head -n 5 >&2; cannot "build $(secs "$t0" "$(date +%s.%N)") s: the build failed (log: $logs/$step_id.build.log)"; }
 t1=$(date +%s.%N)
 

@@ -760,3 +760,19 @@ struct perfconf_attr pc_attr_defer_sampler(void)
 	attr.defer_callchain = 1;
 	return attr;
 }
+
+struct perfconf_attr pc_attr_synth_aux(uint32_t chunk)
+{
+	struct perfconf_attr attr = pc_attr((uint32_t)pc_pmu_type(PC_SYNTH_AUX), chunk);
+
+	attr.disabled = 1;
+	return attr;
+}
+
+struct perfconf_attr pc_attr_synth_out(uint64_t config)
+{
+	struct perfconf_attr attr = pc_attr((uint32_t)pc_pmu_type(PC_SYNTH_OUT), config);
+
+	attr.disabled = 1;
+	return attr;
+}

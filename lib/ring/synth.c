@@ -27,30 +27,17 @@ const char *pc_synth_absent(void)
 	return why;
 }
 
-bool pc_synth_reports_hw_id(void)
+bool pc_synth_param(const char *name)
 {
-	FILE *f = fopen("/sys/module/perfconf_pmu/parameters/aux_output_id", "re");
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/perfconf_pmu/parameters/%s", name);
+	FILE *f = fopen(path, "re");
 	int c = f ? fgetc(f) : EOF;
 
 	if (f)
 		fclose(f);
 	return c == 'Y';
-}
-
-struct perfconf_attr pc_attr_synth_aux(uint32_t chunk)
-{
-	struct perfconf_attr attr = pc_attr((uint32_t)pc_synth_type(PC_SYNTH_AUX), chunk);
-
-	attr.disabled = 1;
-	return attr;
-}
-
-struct perfconf_attr pc_attr_synth_out(uint64_t config)
-{
-	struct perfconf_attr attr = pc_attr((uint32_t)pc_synth_type(PC_SYNTH_OUT), config);
-
-	attr.disabled = 1;
-	return attr;
 }
 
 int pc_synth_capture(struct pc_capture *c, struct perfconf_attr *attr, unsigned int aux_log2,

@@ -35,8 +35,13 @@
 int pc_synth_type(const char *pmu);
 /* Why the module's PMUs are not here, in one line (the runner's reason when it gave one). */
 const char *pc_synth_absent(void);
-/* Whether the module reports AUX_OUTPUT_HW_ID (the kernel exports its helper). */
-bool pc_synth_reports_hw_id(void);
+/*
+ * A yes/no parameter of the module, as this kernel let it be built:
+ * "aux_output_id" (perfconf_out reports AUX_OUTPUT_HW_ID: the kernel
+ * exports perf_report_aux_output_id()), "aux_pause" (perfconf_aux has
+ * PERF_PMU_CAP_AUX_PAUSE). false when it is not loaded.
+ */
+bool pc_synth_param(const char *name);
 
 /*
  * A case on the module's PMUs: its verdict depends on the module being
@@ -49,10 +54,7 @@ bool pc_synth_reports_hw_id(void);
 		SKIP(return, "%s", pc_synth_absent()); \
 } while (0)
 
-/* A disabled perfconf_aux event of this task that writes chunk bytes per start. */
-struct perfconf_attr pc_attr_synth_aux(uint32_t chunk);
-/* A disabled perfconf_out event of this task (config as given). */
-struct perfconf_attr pc_attr_synth_out(uint64_t config);
+/* The events themselves: pc_attr_synth_aux() and pc_attr_synth_out() (event/event.h). */
 
 /*
  * pc_capture_open() of attr on this task with an AUX area of 2^aux_log2

@@ -8,7 +8,8 @@
 #                 <arch>-<M.m>-<flavour> (a Debian flavour: rt, cloud, 16k)
 #                 or <arch>-custom (vm.sh: a kernel the user built)
 #     KERNEL_DIR  from resolve-kernel.sh or vm.sh (vmlinuz, vmlinux,
-#                 release, config)
+#                 release, config; module/perfconf_pmu.ko or module/why
+#                 from module.sh, packed as /pc/build/module/)
 #     INITRAMFS   from initramfs.sh
 #
 # x86_64: PVH boot of the ELF vmlinux with qboot (-bios qboot.rom), no NIC;
@@ -119,6 +120,16 @@ fi
 } >"$run/extra/pc/target"
 [ -z "${VM_BASELINE:-}" ] || cp "$VM_BASELINE" "$run/extra/pc/baseline.txt"
 [ -f "$kdir/config" ] && cp "$kdir/config" "$run/extra/boot/config-$release"
+# perfconf_pmu.ko for this kernel (module.sh: KERNEL_DIR/module/), where the
+# guest's runner looks for it, or the one line that says why there is none.
+mkdir -p "$run/extra/pc/build/module"
+if [ -s "$kdir/module/perfconf_pmu.ko" ]; then
+	cp "$kdir/module/perfconf_pmu.ko" "$run/extra/pc/build/module/"
+elif [ -s "$kdir/module/why" ]; then
+	head -n 1 "$kdir/module/why" >"$run/extra/pc/build/module/why"
+else
+	echo "perfconf_pmu.ko was not built for $release (runners/vm/module.sh was not run)" >"$run/extra/pc/build/module/why"
+fi
 (cd "$run/extra" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$run/extra.cpio"
 cat "$initramfs" "$run/extra.cpio" >"$run/initrd"
 rm -f "$run/extra.cpio"

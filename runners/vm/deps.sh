@@ -13,6 +13,12 @@
 # (qemu-system-ppc64; its firmware, SLOF and VOF, is in qemu-system-data).
 # Their cross compilers are build-static.sh's, on first use.
 #
+# perfconf_pmu.ko (module.sh): bookworm's kernels build on the host with
+# the gcc-12 their headers name (gcc-12, gcc-12-aarch64-linux-gnu; libelf1
+# for the kbuild's objtool); other suites' kernels in a chroot of their
+# suite, made with debootstrap. The other arches' gcc-12 cross compilers,
+# and the chroots' packages, are installed on first use.
+#
 # The arm64 pieces that have no cross package (busybox, libcap, zlib) are not
 # installed: build-static.sh and initramfs.sh fetch their arm64 .debs at the
 # host's versions through the private apt configuration (apt.sh), and unpack
@@ -21,7 +27,8 @@ set -eu
 
 packages="qemu-system-x86 qemu-system-arm qemu-system-data busybox-static
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio xz-utils gzip zstd
-build-essential libcap-dev zlib1g-dev ca-certificates"
+build-essential libcap-dev zlib1g-dev ca-certificates
+gcc-12 gcc-12-aarch64-linux-gnu make libelf1 debootstrap"
 for a in "$@"; do
 	case $a in
 	x86_64 | arm64 | i386 | armhf) ;;

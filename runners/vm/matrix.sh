@@ -18,9 +18,10 @@
 # Default: x86_64 and arm64 on 5.10, 6.1, 6.12 and 7.2, plus arm64-vhe.
 #
 # Steps: install what is missing (runners/vm/deps.sh); resolve and download
-# each kernel once (resolve-kernel.sh, cached in build/vm/cache); build the
-# suite statically per arch (build-static.sh); pack it (initramfs.sh); boot
-# the targets (boot.sh); print a table. Results land in
+# each kernel once (resolve-kernel.sh, cached in build/vm/cache); build
+# perfconf_pmu.ko for each kernel (module.sh, cached; in the background);
+# build the suite statically per arch (build-static.sh); pack it
+# (initramfs.sh); boot the targets (boot.sh); print a table. Results land in
 # build/results/<release>-<arch>-<profile>[-vhe]/.
 #
 # Exit: 0 every target ran and matched its baseline; 1 a target failed,
@@ -166,6 +167,22 @@ for t in $targets; do
 	fi
 done
 
+# 1b. perfconf_pmu.ko for each kernel (module.sh: cached per kernel, module
+# source and headers), in the background while the suites build; the boots
+# wait for it. A kernel without one boots with module/why.
+modks=()
+for k in "${kdir[@]}"; do
+	[ "$k" = none ] || modks+=("$k")
+done
+modpid=''
+t_mod=$(date +%s.%N)
+if [ ${#modks[@]} -gt 0 ]; then
+	# shellcheck disable=SC2016 # expanded by that bash
+	setsid bash -c 'm=$1 t=$2; shift 2; for k; do "$m" "$k" </dev/null || true; done; date +%s.%N >"$t"' \
+		bash "$here/module.sh" "$vm/run/module.end" "${modks[@]}" >/dev/null 2>"$vm/run/module.err" &
+	modpid=$!
+fi
+
 # 2. The suite, per arch, and its initramfs.
 declare -A initrd want
 for t in $targets; do
@@ -181,6 +198,15 @@ for arch in x86_64 arm64 i386 armhf riscv64 s390x ppc64el; do
 	initrd[$arch]=$(cat "$vm/run/initrd.$arch")
 	echo "matrix: $arch: suite built and packed ($(secs "$t0" "$(date +%s.%N)") s)" >&2
 done
+
+if [ -n "$modpid" ]; then
+	t_wait=$(date +%s.%N)
+	wait "$modpid" || true
+	sed 's/^vm: module: /matrix: module: /' "$vm/run/module.err" >&2
+	n_ko=0
+	for k in "${modks[@]}"; do [ -s "$k/module/perfconf_pmu.ko" ] && n_ko=$((n_ko + 1)); done
+	echo "matrix: perfconf_pmu.ko for $n_ko of ${#modks[@]} kernels ($(secs "$t_mod" "$(cat "$vm/run/module.end" 2>/dev/null || date +%s.%N)") s, beside the suites' builds; waited $(secs "$t_wait" "$(date +%s.%N)") s)" >&2
+fi
 
 # 3. Boot the targets, up to VM_JOBS at once.
 jobs=${VM_JOBS:-$(nproc)}

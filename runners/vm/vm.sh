@@ -112,7 +112,11 @@ identify() { # FILE
 }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfconf-vm.XXXXXX")
-cleanup() { rm -rf "$tmp"; }
+modpid=''
+cleanup() {
+	[ -z "$modpid" ] || kill "$modpid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -180,26 +184,35 @@ arm64-elf)
 *) die "$kernel: a $format cannot boot as $arch" ;;
 esac
 
-# The config: --config, or the .config of the build tree holding the image.
-if [ -z "$config" ]; then
-	d=$(dirname "$kernel")
-	for _ in 1 2 3 4 5; do
-		if [ -f "$d/.config" ] && [ -f "$d/Makefile" ]; then
-			config=$d/.config
-			break
-		fi
-		[ "$d" = / ] && break
-		d=$(dirname "$d")
-	done
-fi
+# The build tree holding the image (a directory up to 5 levels above it
+# with .config and Makefile): its .config is the default --config, and
+# perfconf_pmu.ko is built against it (module.sh).
+tree=''
+d=$(dirname "$kernel")
+for _ in 1 2 3 4 5; do
+	if [ -f "$d/.config" ] && [ -f "$d/Makefile" ]; then
+		tree=$d
+		break
+	fi
+	[ "$d" = / ] && break
+	d=$(dirname "$d")
+done
+[ -n "$config" ] || [ -z "$tree" ] || config=$tree/.config
 [ -z "$config" ] || cp "$config" "$kd/config"
 echo "$release" >"$kd/release"
 echo "custom $kernel" >"$kd/package"
+echo "$arch" >"$kd/arch"
+echo "$arch custom" >"$kd/line"
+[ -z "$tree" ] || echo "$tree" >"$kd/tree"
 
 echo "vm: $kernel: $arch $release, $how${config:+, config $config}" >&2
 
 # --- the suite, built and packed like the matrix's, under its lock ---
 "$here/deps.sh" || exit 2
+# perfconf_pmu.ko against the image's build tree, beside the suite's build
+# (kd/module/perfconf_pmu.ko, or kd/module/why: boot.sh packs either).
+"$here/module.sh" "$kd" </dev/null 2>"$tmp/module.err" &
+modpid=$!
 initrd=$tmp/initramfs.cpio
 if [ -n "${VM_INITRAMFS:-}" ] && [ -s "$VM_INITRAMFS" ]; then
 	initrd=$VM_INITRAMFS
@@ -219,6 +232,10 @@ else
 		cp "$initrd" "$VM_INITRAMFS.tmp" && mv "$VM_INITRAMFS.tmp" "$VM_INITRAMFS" || die "cannot write $VM_INITRAMFS"
 	fi
 fi
+
+wait "$modpid" || true
+modpid=''
+sed 's/^vm: module: [^:]*: /vm: module: /' "$tmp/module.err" >&2
 
 # --- boot ---
 target=$arch-custom

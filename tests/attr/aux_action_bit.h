@@ -5,6 +5,7 @@
  * file defines, then includes this:
  *	FIELD		the bit (aux_pause), as the attr probes name it
  *	ON_OVERFLOW	what its overflow does to the leader's AUX tracing
+ * and ends with TEST_HARNESS_MAIN.
  */
 #include "perfconf.h"
 #include "work/attr_probe.h"
@@ -40,5 +41,3 @@ TEST(not_with_aux_output)
 
 AUX_FIELD_CASES(FIELD_NAME, pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS), 1, true,
 		"the leader's AUX tracing " ON_OVERFLOW " when a member overflows")
-
-TEST_HARNESS_MAIN

@@ -6,6 +6,12 @@
  * without such a leader the event is refused with EINVAL. It is not for
  * aux_output events (EOPNOTSUPP), nor together with aux_resume (see
  * aux_action). Before 6.13 the bit was __reserved_3: EINVAL.
+ *
+ * The effect, on the suite's perfconf_aux (ring/synth.h), which writes
+ * CHUNK bytes each time its tracing starts and commits them when it
+ * stops: a context-switches member with aux_pause pauses the leader at
+ * the first switch, and the leader stays paused through every later
+ * schedule-in, until a page-faults member with aux_resume resumes it.
  */
 #define FIELD		aux_pause
 #define ON_OVERFLOW	"paused"
@@ -13,3 +19,55 @@
 
 /* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
 PERFCONF_META("serial=probes");
+
+#define CHUNK 256
+
+/*
+ * aux_head after a few sleeps: each sleep switches the task out, which
+ * pauses the leader; what a pause stops is committed then.
+ */
+static uint64_t head_after_sleeps(const struct pc_ring *r)
+{
+	for (int i = 0; i < 3; i++)
+		usleep(1000);
+	return __atomic_load_n(&r->page->aux_head, __ATOMIC_ACQUIRE);
+}
+
+TEST(overflow_pauses_until_a_resume)
+{
+	struct pc_capture cap;
+
+	REQUIRE_SYNTH_PMU();
+	REQUIRE_ATTR_FIELD(FIELD_NAME);
+	if (!pc_synth_param("aux_pause"))
+		SKIP(return, "perfconf_aux cannot pause here: the kernel has no PERF_PMU_CAP_AUX_PAUSE (6.13)");
+	struct perfconf_attr leader = pc_attr_synth_aux(CHUNK);
+	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &leader, 4, PC_RING_READWRITE));
+	struct perfconf_attr pause = pc_attr_sw_sampling(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SAMPLE_TID);
+	struct perfconf_attr resume = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID);
+	pause.aux_pause = 1;
+	resume.aux_resume = 1;
+	resume.exclude_kernel = 1;
+	int p = pc_open(&pause, 0, -1, cap.fd, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(p);
+	int r = pc_open(&resume, 0, -1, cap.fd, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(r);
+	pc_work_page_faults(1);		/* the workload's own first faults */
+	head_after_sleeps(&cap.ring);
+
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	EXPECT_EQ(CHUNK, head_after_sleeps(&cap.ring)) TH_LOG("the ENABLE's interval, paused at a switch");
+	EXPECT_EQ(CHUNK, head_after_sleeps(&cap.ring)) TH_LOG("paused through schedule-ins");
+	ASSERT_EQ(0, pc_work_page_faults(1));
+	EXPECT_EQ(2 * CHUNK, head_after_sleeps(&cap.ring)) TH_LOG("resumed by a fault, paused again");
+	EXPECT_EQ(2 * CHUNK, head_after_sleeps(&cap.ring));
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	ASSERT_CAPTURE_READ(&cap);
+	EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_AUX));
+	EXPECT_EQ(2 * CHUNK, pc_synth_mismatch(&cap.ring, 0, 2 * CHUNK));
+	close(r);
+	close(p);
+	pc_capture_close(&cap);
+}
+
+TEST_HARNESS_MAIN

@@ -13,3 +13,5 @@
 
 /* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */
 PERFCONF_META("serial=probes");
+
+TEST_HARNESS_MAIN

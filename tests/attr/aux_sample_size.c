@@ -47,6 +47,27 @@ TEST(software_group_leader_is_not_enough)
 	close(leader);
 }
 
+/*
+ * An AUX leader is not enough either: its PMU must take snapshots
+ * (pmu::snapshot_aux, which intel_pt has). The suite's perfconf_aux has
+ * none -- a module cannot write into a sample: perf_output_copy() is not
+ * exported -- so a member asking for a size is refused (EINVAL), and the
+ * control, the same member without the size, joins the group.
+ */
+TEST(aux_leader_without_snapshots_is_not_enough)
+{
+	struct perfconf_attr attr = aux_sampler();
+
+	REQUIRE_SYNTH_PMU();
+	REQUIRE_ATTR_FIELD(FIELD);
+	struct perfconf_attr leader = pc_attr_synth_aux(0);
+	int fd = pc_open(&leader, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(fd);
+	EXPECT_ERRNO(EINVAL, pc_field_probe_group(&attr, FIELD, 4096, fd).err);
+	EXPECT_ERRNO(0, pc_field_probe_group(&attr, FIELD, 0, fd).err) TH_LOG("the member without a size");
+	close(fd);
+}
+
 /* No size asked, no AUX event: every sample's AUX part is empty. */
 TEST(no_size_gives_empty_aux_samples)
 {

@@ -4,6 +4,10 @@
  * tracing paused" (UAPI). It is set on the AUX area event itself, and only
  * a PMU that can pause its tracing takes it: any other event is refused
  * with EOPNOTSUPP. Before 6.13 the bit was __reserved_3: EINVAL.
+ *
+ * The effect, on the suite's perfconf_aux (ring/synth.h), which writes
+ * CHUNK bytes each time its tracing starts: nothing through the ENABLE
+ * and every schedule-in, until a member with aux_resume overflows.
  */
 #include "perfconf.h"
 #include "work/attr_probe.h"
@@ -38,6 +42,42 @@ TEST(refused_in_a_group_too)
 	int err = pc_field_in_software_group_errno(&attr, FIELD, 1);
 	EXPECT_ERRNO(pc_field_probe(&attr, FIELD, 1).err, err);
 	EXPECT_ERRNO_SINCE(FIELD, EOPNOTSUPP, EINVAL, err);
+}
+
+#define CHUNK 256
+
+TEST(starts_paused_until_resumed)
+{
+	struct pc_capture cap;
+
+	REQUIRE_SYNTH_PMU();
+	REQUIRE_ATTR_FIELD(FIELD);
+	if (!pc_synth_param("aux_pause"))
+		SKIP(return, "perfconf_aux cannot pause here: the kernel has no PERF_PMU_CAP_AUX_PAUSE (6.13)");
+	struct perfconf_attr leader = pc_attr_synth_aux(CHUNK);
+	leader.aux_start_paused = 1;
+	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &leader, 4, PC_RING_READWRITE));
+	struct perfconf_attr resume = pc_attr_sw_sampling(PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID);
+	resume.aux_resume = 1;
+	resume.exclude_kernel = 1;
+	int r = pc_open(&resume, 0, -1, cap.fd, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_OPEN(r);
+	pc_work_page_faults(1);		/* the workload's own first faults */
+	usleep(1000);
+
+	ASSERT_EQ(0, pc_enable(cap.fd));
+	for (int i = 0; i < 3; i++)
+		usleep(1000);
+	EXPECT_EQ(0, cap.ring.page->aux_head) TH_LOG("traced before a resume");
+	ASSERT_EQ(0, pc_work_page_faults(1));
+	ASSERT_EQ(0, pc_disable(cap.fd));
+	uint64_t head = cap.ring.page->aux_head;
+	EXPECT_LE(CHUNK, head) TH_LOG("not traced after the resume");
+	EXPECT_EQ(0, head % CHUNK);
+	ASSERT_CAPTURE_READ(&cap);
+	EXPECT_EQ(head / CHUNK, pc_capture_count(&cap, PERF_RECORD_AUX));
+	close(r);
+	pc_capture_close(&cap);
 }
 
 AUX_FIELD_CASES(FIELD, pc_attr_sw(PERF_COUNT_SW_PAGE_FAULTS), 1, false,

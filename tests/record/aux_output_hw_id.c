@@ -62,7 +62,7 @@ TEST(hw_id_contents)
 	struct pc_capture cap;
 
 	REQUIRE_SYNTH_PMU();
-	if (!pc_synth_reports_hw_id())
+	if (!pc_synth_param("aux_output_id"))
 		SKIP(return, "this kernel does not export perf_report_aux_output_id() to modules "
 		     "(6.12 does, 6.1 does not): perfconf_out cannot report a hw_id");
 	struct perfconf_attr leader = pc_attr_synth_aux(0);
