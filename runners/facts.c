@@ -28,6 +28,7 @@
 #include "baseline.h"
 #include "event/hw.h"
 #include "facts.h"
+#include "module.h"
 #include "profile.h"
 #include "host/kernel.h"
 #include "host/paranoid.h"
@@ -404,6 +405,14 @@ static char *pmu_list(void)
 	return b.s ? b.s : xstrdup("none");
 }
 
+const char *facts_lockdown(void)
+{
+	static const char *const lockdown[] = { FACT_UNKNOWN, "none", "integrity", "confidentiality" };
+	int r = in_child(lockdown_child, NULL);
+
+	return r > 0 && r < 4 ? lockdown[r] : FACT_UNKNOWN;
+}
+
 static int cmp_fact(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -412,7 +421,6 @@ static int cmp_fact(const void *a, const void *b)
 void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sysctls)
 {
 	static const char *const instr[] = { "works", "broken", "absent" };
-	static const char *const lockdown[] = { FACT_UNKNOWN, "none", "integrity", "confidentiality" };
 	char buf[256], *pmus, src[300];
 	int online = count_cpus(CPU_DIR "/online"), r;
 	long level;
@@ -446,8 +454,7 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 		strv_addf(out, "config.%s=%s", o, c == 'y' ? "y" : c == 'm' ? "m" : c == 'n' ? "n" : FACT_UNKNOWN);
 	}
 
-	r = in_child(lockdown_child, NULL);
-	strv_addf(out, "lockdown=%s", r > 0 && r < 4 ? lockdown[r] : FACT_UNKNOWN);
+	strv_addf(out, "lockdown=%s", facts_lockdown());
 	strv_addf(out, "identities=%s", in_child(nobody_child, NULL) == 0 ? "yes" : "no");
 	r = in_child(userns_child, NULL);
 	strv_addf(out, "userns=%s", r == 0 ? "yes" : r == 1 ? "no" : FACT_UNKNOWN);
@@ -486,6 +493,7 @@ void facts_probe(struct strv *out, const struct kernel_id *k, bool may_change_sy
 #endif
 	}
 	strv_addf(out, "rootfs=%s", probe_rootfs());
+	strv_addf(out, PC_MODULE_FACT "=%s", module_present() ? "loaded" : "absent");
 	/* The BPF JIT: whether a loaded program gets kernel symbols (on, off; none without the sysctl) */
 	{
 		long jit;

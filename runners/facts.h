@@ -20,7 +20,8 @@
  * "kernel_el" (arm64's: 2 with VHE, 1 without) is there on aarch64 only.
  * "perf_clock" is coarse where perf's clock steps by the tick (no usable
  * TSC: sched_clock() falls back to jiffies), fine elsewhere (lib
- * work/clock.h measures the step).
+ * work/clock.h measures the step). "module.perfconf_pmu" is loaded or
+ * absent (runners/module.h): a run's is probed after the runner loaded it.
  */
 #ifndef PERFCONF_RUNNER_FACTS_H
 #define PERFCONF_RUNNER_FACTS_H
@@ -57,6 +58,9 @@ char *facts_line(const struct strv *facts);
 
 /* Parse "k=v k=v ..." (after the tag) into facts; false on a malformed token. */
 bool facts_parse(const char *line, struct strv *facts, char *err, size_t errlen);
+
+/* The lockdown LSM's state: none, integrity, confidentiality, or unknown. */
+const char *facts_lockdown(void);
 
 /* The config options tests/config lists, NULL-terminated (a unit test checks they agree). */
 extern const char *const facts_config_options[];

@@ -75,11 +75,16 @@ void health_close(struct health *h);
  * or to the end of the trace).
  */
 typedef void (*health_fn)(void *ctx, const char *line, const char *trigger, int level);
+/* Whether a kernel log message starts a complaint: 2 a line naming a bug, 1 a weaker one, 0 not. */
+int health_trigger(const char *msg);
 void health_read_log(struct health *h, health_fn fn, void *ctx);
 
 /*
  * Taint bits set since the last call, 0 if none; `what` gets e.g.
- * "W (bit 9)". Bits never clear, so each new one is reported once.
+ * "W (bit 9)". Bits never clear, so each new one is reported once. O and
+ * E are not reported while the suite's module (module.h) has that letter
+ * in its sysfs taint file (PERFCONF_MODULE_SYSFS for the tests): its load
+ * set them, not a binary.
  */
 unsigned long long health_new_taint(struct health *h, char *what, size_t len);
 

@@ -5,7 +5,7 @@
  *	perfconf [options]		run the suite (run.c)
  *	perfconf diff A B		what changed between two baselines/results
  *	perfconf diff RESULTS-DIR	a saved run judged against expected/ again (run.c)
- *	perfconf restore		put back the sysctls a dead run left changed
+ *	perfconf restore		put back the sysctls a dead run left changed, unload its module
  *	perfconf info			this kernel, its profile and baseline
  *	perfconf abi			the lib's ABI tables
  *	perfconf coverage [DIR]		attr fields, ioctls, flags, errnos without a test
@@ -28,6 +28,7 @@
 #include "baseline.h"
 #include "exec.h"
 #include "facts.h"
+#include "module.h"
 #include "profile.h"
 #include "run.h"
 #include "host/sysctl.h"
@@ -44,7 +45,8 @@ static void usage(FILE *f)
 "       perfconf diff A B           what changed between two baselines or results files\n"
 "       perfconf diff RESULTS-DIR   a saved run (of any kernel: a guest's) judged again\n"
 "                                   against the baselines (--expected), as the runner would\n"
-"       perfconf restore            restore the sysctls a killed run left changed\n"
+"       perfconf restore            restore the sysctls a killed run left changed, and\n"
+"                                   unload the module it loaded\n"
 "       perfconf info               this kernel, its PMU profile and its baseline\n"
 "       perfconf explain CASE       where CASE's expectation comes from here: the rule,\n"
 "                                   the baselines, the value (--expected, --results)\n"
@@ -84,6 +86,10 @@ static void usage(FILE *f)
 "      --rcu-normal     leave RCU grace periods as the kernel has them (by default a\n"
 "                       run as root expedites them, /sys/kernel/rcu_expedited, and\n"
 "                       restores the setting at its end)\n"
+"      --module FILE    the suite's kernel module, loaded for the run and unloaded at\n"
+"                       its end (default <dir>/module/perfconf_pmu.ko); where it cannot\n"
+"                       be loaded its cases skip, saying why\n"
+"      --no-module      do not load it (one loaded already is used, and left loaded)\n"
 "      --variant NAME   other semantics on the same kernel and PMUs (e.g. vhe): the\n"
 "                       profile becomes <profile>-NAME: its own baseline where one\n"
 "                       is recorded, else the plain one's under equal facts\n"
@@ -142,7 +148,8 @@ static int cpus(void)
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum { O_TIMEOUT = 256, O_TIMEOUTS, O_BASELINE, O_EXPECTED, O_RECORD, O_RESULTS,
-	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT, O_GATE, O_FORMAT, O_RCU_NORMAL };
+	       O_JUNIT, O_BISECT, O_DIR, O_VARIANT, O_GATE, O_FORMAT, O_RCU_NORMAL, O_MODULE,
+	       O_NO_MODULE };
 	static const struct option lo[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "test", required_argument, NULL, 't' },
@@ -163,6 +170,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "gate", required_argument, NULL, O_GATE },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "rcu-normal", no_argument, NULL, O_RCU_NORMAL },
+		{ "module", required_argument, NULL, O_MODULE },
+		{ "no-module", no_argument, NULL, O_NO_MODULE },
 		{ 0 },
 	};
 	int c;
@@ -240,6 +249,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case O_RCU_NORMAL:
 			o->rcu_normal = true;
 			break;
+		case O_MODULE:
+			if (!*optarg)
+				fail_usage("--module: expected a file, got \"\"");
+			o->module = optarg;
+			break;
+		case O_NO_MODULE:
+			o->no_module = true;
+			break;
 		case O_FORMAT:
 			if (strcmp(optarg, "ktap") && strcmp(optarg, "kselftest"))
 				fail_usage("--format: expected \"ktap\" or \"kselftest\", got \"%s\"", optarg);
@@ -255,6 +272,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		fail_usage("unexpected argument \"%s\"", argv[optind]);
+	if (o->module && o->no_module)
+		fail_usage("--module and --no-module: give one");
 }
 /* --- subcommands --- */
 
@@ -285,7 +304,7 @@ static int cmd_diff(int argc, char **argv)
 
 static int cmd_restore(int argc)
 {
-	int n;
+	int n, module_err;
 
 	if (argc != 1)
 		fail_usage("restore takes no argument");
@@ -306,13 +325,22 @@ static int cmd_restore(int argc)
 		}
 	}
 	exec_cleanup_stale();
+	/* The module a dead run loaded, now that its processes (and their events) are gone. */
+	module_err = module_restore();
+	if (module_err == 0)
+		printf("unloaded %s (a run that died had loaded it)\n", PC_MODULE);
+	else if (module_err == -EBUSY || module_err == -EAGAIN)
+		warnx_("%s, which a run that died loaded, is still in use after %d s: left loaded (lsmod names "
+		       "its users); run perfconf restore again", PC_MODULE, PC_MODULE_UNLOAD_WAIT_MS / 1000);
+	else if (module_err != -ENOENT)
+		warnx_("cannot unload %s, which a run that died loaded: %s", PC_MODULE, strerror(-module_err));
 	n = pc_sysctl_restore_all();
 	if (n < 0) {
 		warnx_("cannot restore from %s: %s", pc_sysctl_state_path(), strerror(-n));
 		return EXIT_SETUP;
 	}
 	printf("restored %d sysctl%s (state file %s)\n", n, n == 1 ? "" : "s", pc_sysctl_state_path());
-	return EXIT_OK;
+	return module_err && module_err != -ENOENT ? EXIT_SETUP : EXIT_OK;
 }
 
 static int cmd_info(int argc, char **argv)
@@ -337,6 +365,21 @@ static int cmd_info(int argc, char **argv)
 	printf("record target: %s\n", exact);
 	printf("results: %s/results/%s-%s-%s\n", o.dir, k.release, k.arch, k.profile);
 	printf("sysctl state file: %s\n", pc_sysctl_state_path());
+	{
+		char *file = o.module ? xstrdup(o.module) : xasprintf("%s/" PC_MODULE_FILE, o.dir);
+		char *missing = module_missing(file, !o.module);
+
+		if (module_present())
+			printf("module: %s loaded\n", PC_MODULE);
+		else if (o.no_module)
+			printf("module: %s not loaded, and --no-module\n", PC_MODULE);
+		else if (missing)
+			printf("module: %s not loaded; a run cannot load it: %s\n", PC_MODULE, missing);
+		else
+			printf("module: %s not loaded; a run loads %s\n", PC_MODULE, file);
+		free(missing);
+		free(file);
+	}
 	{
 		/* The facts; what level 3 means is probed only when no run is live (it sets the level). */
 		long holder;

@@ -20,6 +20,7 @@
 #include "fixes.h"
 #include "health.h"
 #include "job.h"
+#include "module.h"
 #include "profile.h"
 #include "report.h"
 #include "run.h"
@@ -153,8 +154,7 @@ static size_t split_phases(struct job **jobsp, size_t n)
 static void rerun_done(void *ctx, struct job *j)
 {
 	(void)ctx;
-	(void)j;
-	pc_sysctl_restore_all();	/* as after any binary */
+	pc_sysctl_restore_owned(j->pid);	/* as after any binary; the run's own changes stay */
 }
 
 /* "A", "A and B", "A, B and C" */
@@ -393,10 +393,11 @@ int cmd_run(struct opts *o)
 	char err[1024], *results_dir, *path, *header;
 	struct sbuf head = { 0 }, tail = { 0 };
 	struct health h;
+	struct module_run mod = { 0 };
 	struct summary sum = { 0 };
 	struct run run = { .o = o };
 	double t0 = now_s(), wall;
-	int killed, restored, stop, code, strays, expedited;
+	int killed, restored, stop, code, strays, expedited, stale_module;
 	bool filtered = o->sel.include.n || o->sel.exclude.n;
 
 	if (!o->dir)
@@ -485,17 +486,33 @@ int cmd_run(struct opts *o)
 		       pc_sysctl_state_path(), strerror(-restored));
 		return exit_code(o, EXIT_SETUP);
 	}
+	/* The module a dead run loaded, now that its processes are gone (module.h). */
+	stale_module = module_restore_stale(&mod);
 	/* Grace periods expedited (restored at the end): before the facts, whose probes wait for some. */
 	expedited = o->rcu_normal ? 0 : exec_expedite_rcu();
-	/* What the verdicts depend on, once per run (under the run lock: one probe sets a sysctl). */
-	facts_probe(&here, &k, true);
 
 	results_dir = o->results ? xstrdup(o->results)
 				 : xasprintf("%s/results/%s-%s-%s", o->dir, k.release, k.arch, k.profile);
 	if (mkdir_p(results_dir, 0755)) {
 		warnx_("cannot create %s: %s", results_dir, strerror(errno));
+		if (expedited == 1)
+			pc_sysctl_restore(PC_RCU_EXPEDITED);
 		return exit_code(o, EXIT_SETUP);
 	}
+	/*
+	 * The suite's module, before the kernel's health is first read (its
+	 * load taints O and E) and before the facts (its PMUs are in pmus=).
+	 * Every binary is told whether it is there, or why not.
+	 */
+	{
+		char *file = o->module ? xstrdup(o->module) : xasprintf("%s/" PC_MODULE_FILE, o->dir);
+
+		module_load(&mod, file, !o->module, o->no_module);
+		free(file);
+		setenv(PC_MODULE_ENV, mod.loaded ? "loaded" : mod.reason, 1);
+	}
+	/* What the verdicts depend on, once per run (under the run lock: one probe sets a sysctl). */
+	facts_probe(&here, &k, true);
 	/* The last run's durations here decide the start order (exec_run). */
 	path = xasprintf("%s/durations.txt", results_dir);
 	load_durations(path, jobs, n);
@@ -511,6 +528,8 @@ int cmd_run(struct opts *o)
 	}
 
 	health_open(&h);
+	if (mod.load_complaint)	/* while no binary ran: a failure of the run, as any such */
+		strv_addf(&h.orphan_log, "loading %s: %s", PC_MODULE, mod.load_complaint);
 	{
 		char *l = xasprintf("perfconf: %s %s, profile %s, %zu binar%s, -j %d", k.release, k.arch,
 				    k.profile, n, n == 1 ? "y" : "ies", o->jobs);
@@ -566,6 +585,16 @@ int cmd_run(struct opts *o)
 			ktap_diag(&head, "", l);
 			free(l);
 		}
+		if (stale_module != -ENOENT) {
+			l = !stale_module ? xasprintf("unloaded %s, which an earlier run left loaded", PC_MODULE)
+			    : xasprintf("could not unload %s, which an earlier run left loaded: %s", PC_MODULE,
+					strerror(-stale_module));
+			ktap_diag(&head, "", l);
+			free(l);
+		}
+		l = module_header(&mod);
+		ktap_diag(&head, "", l);
+		free(l);
 		if (expedited == 1 || (expedited < 0 && expedited != -ENOENT && expedited != -EPERM)) {
 			l = expedited == 1 ? xasprintf("RCU grace periods expedited for this run (%s 0 -> 1, restored at "
 						       "its end; --rcu-normal leaves it)", PC_RCU_EXPEDITED)
@@ -607,6 +636,24 @@ int cmd_run(struct opts *o)
 	report_complaints(&h, &tail, &sum);
 	health_close(&h);
 	strays = exec_kill_strays();
+	{
+		/* After every process of the run, whose events held it, is gone. */
+		char *why;
+
+		if (module_unload(&mod, &why)) {
+			ktap_diag(&tail, "", why);
+			free(why);
+		}
+		if (mod.unload_complaint) {
+			char *l = xasprintf("kernel complaint: unloading %s: %s, while no binary ran", PC_MODULE,
+					    mod.unload_complaint);
+
+			ktap_diag(&tail, "", l);
+			strv_add(&sum.complaints, l + strlen("kernel complaint: "));
+			sum.failed++;
+			free(l);
+		}
+	}
 	restored = pc_sysctl_restore_all();
 	wall = now_s() - t0;
 
@@ -792,6 +839,7 @@ int cmd_run(struct opts *o)
 	judging_close(&g);
 	strv_free(&here);
 	timeouts_free(&tmo);
+	module_run_free(&mod);
 	free(results_dir);
 	return exit_code(o, code);
 }

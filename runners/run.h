@@ -19,6 +19,8 @@ struct opts {
 	double timeout;
 	bool timeout_given;
 	bool rcu_normal;	/* --rcu-normal: leave the kernel's grace periods as they are */
+	char *module;		/* --module FILE: the suite's module (default <dir>/module/perfconf_pmu.ko) */
+	bool no_module;		/* --no-module: do not load it */
 };
 
 /* Exit code for `code` under --bisect (2 becomes 125). */

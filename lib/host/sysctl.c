@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "host/observe.h"
@@ -25,6 +26,8 @@
 #define MAX_ENTRIES 64
 #define MAX_NAME 128
 #define CPU_ONLINE_FMT "/sys/devices/system/cpu/cpu%u/online"
+#define MODULE_PREFIX PC_MODULE_ENTRY("")
+#define MODULE_NAME_MAX 55	/* the kernel's MODULE_NAME_LEN, less its NUL */
 
 struct entry {
 	char name[MAX_NAME];
@@ -109,14 +112,30 @@ static int cpu_online_name(const char *name)
 	return !strcmp(canon, name);
 }
 
-static int valid_name(const char *name)
+/* "/sys/module/<name>": a module the runner loaded (PC_MODULE_ENTRY). */
+static int module_name(const char *name)
 {
-	return sysctl_name(name) || cpu_online_name(name) || !strcmp(name, PC_RCU_EXPEDITED);
+	const char *m;
+	size_t n;
+
+	if (strncmp(name, MODULE_PREFIX, strlen(MODULE_PREFIX)))
+		return 0;
+	m = name + strlen(MODULE_PREFIX);
+	n = strlen(m);
+	return n && n <= MODULE_NAME_MAX &&
+	       strspn(m, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
 }
 
+static int valid_name(const char *name)
+{
+	return sysctl_name(name) || cpu_online_name(name) || !strcmp(name, PC_RCU_EXPEDITED) ||
+	       module_name(name);
+}
+
+/* Where a sysctl's value is read and written; a module's entry has none. */
 static int proc_path(const char *name, char *buf, size_t len)
 {
-	if (!valid_name(name))
+	if (!valid_name(name) || module_name(name))
 		return -EINVAL;
 	snprintf(buf, len, "%s%s", name[0] == '/' ? "" : "/proc/sys/", name);
 	return 0;
@@ -193,6 +212,36 @@ static int sysctl_write(const char *name, long value)
 	err = n < 0 ? -errno : n != len ? -EIO : 0;
 	close(fd);
 	return err;
+}
+
+/*
+ * Unload a module the runner loaded. Its events close asynchronously (the
+ * last fput of a binary's perf fd, RCU), so a module still in use is
+ * tried again for a while. One that is gone already counts as unloaded;
+ * so does any on a kernel without modules (nothing could have loaded it).
+ */
+static int module_unload(const char *module)
+{
+	for (int waited = 0;; waited += 50) {
+		int err;
+
+		if (syscall(SYS_delete_module, module, O_NONBLOCK) == 0)
+			return 0;
+		err = errno;
+		if (err == ENOENT || err == ENOSYS)
+			return 0;
+		if ((err != EBUSY && err != EAGAIN) || waited >= PC_MODULE_UNLOAD_WAIT_MS)
+			return -err;
+		usleep(50 * 1000);
+	}
+}
+
+/* Put back what an entry saved: a sysctl's value, or unload a module. */
+static int entry_restore(const char *name, long value)
+{
+	if (module_name(name))
+		return module_unload(name + strlen(MODULE_PREFIX));
+	return sysctl_write(name, value);
 }
 
 /*
@@ -377,7 +426,39 @@ int pc_sysctl_set(const char *name, long value)
 	return err;
 }
 
-int pc_sysctl_restore(const char *name)
+int pc_sysctl_save_module(const char *name)
+{
+	struct entry e[MAX_ENTRIES];
+	int fd, n, err = 0;
+
+	if (!module_name(name))
+		return -EINVAL;
+	fd = lock_state(1);
+	if (fd < 0)
+		return fd;
+	n = read_state(fd, e, MAX_ENTRIES);
+	if (n < 0) {
+		close(fd);
+		return n;
+	}
+	for (int i = 0; i < n; i++)
+		if (!strcmp(e[i].name, name))
+			goto out;	/* saved already: a dead run's, still loaded */
+	if (n == MAX_ENTRIES) {
+		err = -ENOSPC;
+		goto out;
+	}
+	snprintf(e[n].name, MAX_NAME, "%s", name);
+	e[n].value = 0;		/* it was not loaded */
+	e[n].owner = getpid();	/* the runner's */
+	err = write_state(fd, e, n + 1);
+out:
+	close(fd);
+	return err;
+}
+
+/* Drop name's entry, after putting its value back (restore) or not. */
+static int drop_entry(const char *name, bool restore)
 {
 	struct entry e[MAX_ENTRIES];
 	int fd, n, err = -ENOENT;
@@ -385,7 +466,7 @@ int pc_sysctl_restore(const char *name)
 
 	if (!valid_name(name))
 		return -EINVAL;
-	if (held_by_runner(name, &held))
+	if (restore && held_by_runner(name, &held))
 		return 0;	/* the runner restores it */
 	fd = lock_state(0);
 	if (fd < 0)
@@ -398,7 +479,7 @@ int pc_sysctl_restore(const char *name)
 	for (int i = 0; i < n; i++) {
 		if (strcmp(e[i].name, name))
 			continue;
-		err = sysctl_write(name, e[i].value);
+		err = restore ? entry_restore(name, e[i].value) : 0;
 		if (err)
 			break;
 		memmove(&e[i], &e[i + 1], (n - i - 1) * sizeof(e[0]));
@@ -408,6 +489,16 @@ int pc_sysctl_restore(const char *name)
 	}
 	unlink_if_empty(fd, err ? -1 : n);
 	return err;
+}
+
+int pc_sysctl_restore(const char *name)
+{
+	return drop_entry(name, true);
+}
+
+int pc_sysctl_forget(const char *name)
+{
+	return drop_entry(name, false);
 }
 
 /* Restore the entries saved by session (any session when all), keep the others. */
@@ -427,7 +518,9 @@ static int restore_saved(bool all, long session)
 		return n;
 	}
 	for (int i = 0; i < n; i++) {
-		int r = all || e[i].owner == session ? sysctl_write(e[i].name, e[i].value) : 1;
+		/* A module's entry is the runner's, restored by name (pc_sysctl_restore). */
+		int r = module_name(e[i].name) ? 1
+			: all || e[i].owner == session ? sysctl_write(e[i].name, e[i].value) : 1;
 
 		if (r < 0) {
 			fprintf(stderr, "%s: cannot restore %s to %ld: %s\n",

@@ -16,7 +16,8 @@
  * where name is the path under /proc/sys, e.g. "kernel/perf_event_paranoid",
  * or the one other global switch a test may flip, a CPU's hotplug state:
  * "/sys/devices/system/cpu/cpu<N>/online" (pc_sysctl_cpu_online()), or the
- * runner's PC_RCU_EXPEDITED.
+ * runner's PC_RCU_EXPEDITED, or a module the runner loaded,
+ * "/sys/module/<name>" (PC_MODULE_ENTRY: value 0, it was not loaded).
  *
  * A binary declares the global state it changes and reads in PERFCONF_META
  * (perfconf.h): "writes=perf_event_paranoid reads=perf_event_mlock_kb", a
@@ -44,6 +45,27 @@
 #define PC_MAX_SAMPLE_RATE_SYSCTL "kernel/perf_event_max_sample_rate"
 #define PC_MAX_STACK_SYSCTL "kernel/perf_event_max_stack"
 #define PC_MLOCK_KB_SYSCTL "kernel/perf_event_mlock_kb"
+
+/*
+ * The state file's name for a kernel module the runner loaded for its run
+ * (it was not loaded before): "/sys/module/<module>". Not a sysctl: no
+ * pc_sysctl_set() or _get() takes it, pc_sysctl_restore_all() and
+ * _owned() leave it, and pc_sysctl_restore() on it unloads the module
+ * (delete_module, O_NONBLOCK, tried again while it is in use for up to
+ * PC_MODULE_UNLOAD_WAIT_MS: then -EBUSY or -EAGAIN, and the entry stays).
+ * The runner restores it at the end of its run, on a signal, at its next
+ * start after a SIGKILL, and in `perfconf restore`.
+ */
+#define PC_MODULE_ENTRY(module) "/sys/module/" module
+#define PC_MODULE_UNLOAD_WAIT_MS 3000
+/*
+ * Note in the state file, before loading it, that the runner loads the
+ * module of that name (PC_MODULE_ENTRY): 0, or -errno (then it must not
+ * load it: nothing would unload it after a crash).
+ */
+int pc_sysctl_save_module(const char *name);
+/* Drop name's entry from the state file without restoring it. 0, -ENOENT, or -errno. */
+int pc_sysctl_forget(const char *name);
 
 /* Path of the state file (the directory is created on first save). */
 const char *pc_sysctl_state_path(void);
@@ -87,12 +109,17 @@ const char *pc_sysctl_key(const char *name, char *buf, size_t len);
 void pc_sysctl_note(bool writes, const char *name);
 /* The environment variable the runner gives every binary it starts (its pid). */
 #define PC_RUNNER_PID_ENV "PERFCONF_RUNNER_PID"
-/* Restore one sysctl from the state file and drop its entry. 0, or -errno. */
+/*
+ * Restore one sysctl from the state file (or unload a module the runner
+ * loaded: PC_MODULE_ENTRY) and drop its entry. 0, or -errno (-ENOENT: no
+ * such entry).
+ */
 int pc_sysctl_restore(const char *name);
 /*
- * Restore every saved sysctl and remove the state file. Returns the number
- * restored, or -errno; a malformed state file is an error with a message
- * on stderr, and the file is kept for a human to look at.
+ * Restore every saved sysctl and remove the state file (once no module's
+ * entry is left: those are the runner's to restore by name). Returns the
+ * number restored, or -errno; a malformed state file is an error with a
+ * message on stderr, and the file is kept for a human to look at.
  */
 int pc_sysctl_restore_all(void);
 /*

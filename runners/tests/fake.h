@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -25,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -248,6 +251,212 @@ static inline int fk_deny_flock(void)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) ? -errno : 0;
 }
 
+/*
+ * A fake kernel for the suite's module (runners/module.h): with $FK_MODULE
+ * set, the runner's finit_module() and delete_module() calls (and its
+ * children's) go through a seccomp user notification to a supervisor
+ * process, which answers as a kernel would, on the fake sysfs of
+ * $PERFCONF_MODULE_SYSFS (set it):
+ *	FK_MODULE=load		finit_module creates <sysfs>/perfconf_pmu/taint
+ *				holding $FK_MODULE_TAINTS (default "OE"), sets
+ *				bits O and E in $PERFCONF_TAINT_FILE if set, and
+ *				returns 0 (EEXIST when the directory is there);
+ *	FK_MODULE=<ERRNO>	it fails with that errno (ENOEXEC, EPERM, ...);
+ *				either first writes $FK_MODULE_LOG, if set,
+ *				to /dev/kmsg;
+ *	delete_module		removes the directory and returns 0 (ENOENT when
+ *				there is none), or EAGAIN for the first
+ *				$FK_MODULE_BUSY calls ("always": every call);
+ *				$FK_MODULE_UNLOAD_LOG to /dev/kmsg as it unloads.
+ * Each call appends "finit" or "delete" to $FAKE_OUT/module.calls.
+ * $FK_NO_CAP_SYS_MODULE: the runner runs without CAP_SYS_MODULE.
+ */
+static inline int fk_errno_of(const char *name)
+{
+	static const struct { const char *name; int err; } e[] = {
+		{ "ENOSYS", ENOSYS }, { "EPERM", EPERM }, { "ENOEXEC", ENOEXEC }, { "EINVAL", EINVAL },
+		{ "ENOENT", ENOENT }, { "EEXIST", EEXIST }, { "EBUSY", EBUSY }, { "EKEYREJECTED", EKEYREJECTED },
+		{ "ENOKEY", ENOKEY }, { "ENOMEM", ENOMEM },
+	};
+
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+		if (!strcmp(e[i].name, name))
+			return e[i].err;
+	return EIO;
+}
+
+static inline void fk_module_note(const char *what)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/module.calls", getenv("FAKE_OUT") ? getenv("FAKE_OUT") : "/tmp");
+	f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "%s\n", what);
+		fclose(f);
+	}
+}
+
+/* A line into the kernel log, as user space writes one (PERFCONF_KMSG_ANY_FACILITY=1 reads it). */
+static inline void fk_kmsg(const char *text)
+{
+	int fd = text ? open("/dev/kmsg", O_WRONLY) : -1;
+	char line[1024];
+
+	if (fd < 0)
+		return;
+	/* with its newline: a line without one stays open for a continuation, unread */
+	snprintf(line, sizeof(line), "%s\n", text);
+	if (write(fd, line, strlen(line)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
+/* The fake kernel's answer to one call: 0 or -errno. */
+static inline int fk_module_call(int nr, int *busy_calls)
+{
+	const char *mode = getenv("FK_MODULE"), *sysfs = getenv("PERFCONF_MODULE_SYSFS");
+	const char *busy = getenv("FK_MODULE_BUSY"), *taint_file = getenv("PERFCONF_TAINT_FILE");
+	char dir[PATH_MAX], taint[PATH_MAX + 16];
+
+	snprintf(dir, sizeof(dir), "%s/perfconf_pmu", sysfs ? sysfs : "/nonexistent");
+	snprintf(taint, sizeof(taint), "%s/taint", dir);
+	if (nr == __NR_delete_module) {
+		fk_module_note("delete");
+		if (busy && (!strcmp(busy, "always") || (*busy_calls)++ < atoi(busy)))
+			return -EAGAIN;
+		if (access(dir, F_OK))
+			return -ENOENT;
+		unlink(taint);
+		fk_kmsg(getenv("FK_MODULE_UNLOAD_LOG"));
+		return rmdir(dir) ? -errno : 0;
+	}
+	fk_module_note("finit");
+	fk_kmsg(getenv("FK_MODULE_LOG"));
+	if (strcmp(mode, "load"))
+		return -fk_errno_of(mode);
+	if (!access(dir, F_OK))
+		return -EEXIST;
+	fk_mkdirs(dir);
+	fk_write(taint, getenv("FK_MODULE_TAINTS") ? getenv("FK_MODULE_TAINTS") : "OE\n", 0644);
+	if (taint_file) {
+		char *now = fk_read(taint_file), buf[32];
+
+		snprintf(buf, sizeof(buf), "%llu\n", (now ? strtoull(now, NULL, 10) : 0) | (3ull << 12));
+		fk_write(taint_file, buf, 0644);
+		free(now);
+	}
+	return 0;
+}
+
+/* The supervisor: answers the runner's calls until it and its children are gone. */
+static inline void fk_module_supervise(int listener, pid_t runner)
+{
+	struct seccomp_notif_sizes sz;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	int busy_calls = 0;
+
+	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz))
+		_exit(1);
+	req = calloc(1, sz.seccomp_notif > sizeof(*req) ? sz.seccomp_notif : sizeof(*req));
+	resp = calloc(1, sz.seccomp_notif_resp > sizeof(*resp) ? sz.seccomp_notif_resp : sizeof(*resp));
+	for (;;) {
+		struct pollfd p = { .fd = listener, .events = POLLIN };
+		int n = poll(&p, 1, 100);
+
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n == 0) {
+			char path[64], *st;
+			bool gone;
+
+			/* no more calls once the runner is dead (a zombie holds the filter) */
+			snprintf(path, sizeof(path), "/proc/%d/stat", (int)runner);
+			st = fk_read(path);
+			gone = !st || strstr(st, ") Z ");
+			free(st);
+			if (gone)
+				break;
+			continue;
+		}
+		if (p.revents & (POLLHUP | POLLERR))
+			break;
+		memset(req, 0, sz.seccomp_notif);
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req))
+			continue;
+		memset(resp, 0, sz.seccomp_notif_resp);
+		resp->id = req->id;
+		resp->error = fk_module_call(req->data.nr, &busy_calls);
+		ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	}
+	_exit(0);
+}
+
+/*
+ * In the child about to exec the runner: install the filter and hand its
+ * listener to a supervisor that is not the runner's child (the runner
+ * kills its children at the end of a run, before it unloads the module).
+ */
+static inline int fk_fake_module_kernel(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_finit_module, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_delete_module, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	pid_t runner = getpid(), mid;
+	int sv[2], listener;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	mid = fork();
+	if (mid == 0) {
+		if (fork() == 0) {
+			/* the supervisor, reparented away from the runner */
+			char cbuf[CMSG_SPACE(sizeof(int))], byte;
+			struct iovec io = { .iov_base = &byte, .iov_len = 1 };
+			struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = cbuf,
+					    .msg_controllen = sizeof(cbuf) };
+			struct cmsghdr *c;
+
+			close(sv[0]);
+			if (recvmsg(sv[1], &m, 0) != 1 || !(c = CMSG_FIRSTHDR(&m)))
+				_exit(1);
+			memcpy(&listener, CMSG_DATA(c), sizeof(int));
+			close(sv[1]);
+			fk_module_supervise(listener, runner);
+		}
+		_exit(0);
+	}
+	waitpid(mid, NULL, 0);
+	close(sv[1]);
+	listener = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (listener < 0)
+		return -errno;
+	{
+		char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 0;
+		struct iovec io = { .iov_base = &byte, .iov_len = 1 };
+		struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = cbuf,
+				    .msg_controllen = sizeof(cbuf) };
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &listener, sizeof(int));
+		if (sendmsg(sv[0], &m, 0) != 1)
+			return -errno;
+	}
+	close(sv[0]);
+	close(listener);
+	return 0;
+}
+
 static inline pid_t fk_start_v(struct tree *t, const char *cmd, char *const *args)
 {
 	char *argv[64];
@@ -292,6 +501,10 @@ static inline pid_t fk_start_v(struct tree *t, const char *cmd, char *const *arg
 		fd = open("/dev/null", O_RDONLY);
 		dup2(fd, 0);
 		if (getenv("FK_NO_FLOCK") && fk_deny_flock())
+			_exit(126);
+		if (getenv("FK_MODULE") && fk_fake_module_kernel())
+			_exit(126);
+		if (getenv("FK_NO_CAP_SYS_MODULE") && prctl(PR_CAPBSET_DROP, 16 /* CAP_SYS_MODULE */, 0, 0, 0))
 			_exit(126);
 		if (getenv("FK_AS_UID")) {	/* the runner as another user, no capabilities */
 			uid_t uid = atoi(getenv("FK_AS_UID"));
