@@ -252,9 +252,9 @@ int pc_attr_function_sampling(struct perfconf_attr *out, const void *func, uint6
 struct perfconf_attr pc_attr_defer_sampler(void);
 
 /*
- * Events of the suite's own PMUs (ring/synth.h), disabled, for this task:
- * perfconf_aux writing chunk bytes each time it starts, and perfconf_out
- * with config as given. Their type is -ENOENT's where the module is not loaded.
+ * Events of the suite's own PMUs (ring/synth.h), disabled: perfconf_aux
+ * writing chunk bytes each time it starts, and perfconf_out with config
+ * as given. Where the module is not loaded their type is no PMU's.
  */
 struct perfconf_attr pc_attr_synth_aux(uint32_t chunk);
 struct perfconf_attr pc_attr_synth_out(uint64_t config);

@@ -1,18 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ring/synth.h"
-#include "event/event.h"
-#include "event/pmu.h"
-
-int pc_synth_type(const char *pmu)
-{
-	return pc_pmu_type(pmu);
-}
 
 const char *pc_synth_absent(void)
 {

@@ -31,8 +31,6 @@
 #include "host/observe.h"
 #include "ring/capture.h"
 
-/* The type of PC_SYNTH_AUX or PC_SYNTH_OUT, or -errno (-ENOENT: not loaded). */
-int pc_synth_type(const char *pmu);
 /* Why the module's PMUs are not here, in one line (the runner's reason when it gave one). */
 const char *pc_synth_absent(void);
 /*
@@ -50,7 +48,7 @@ bool pc_synth_param(const char *name);
  */
 #define REQUIRE_SYNTH_PMU() do { \
 	pc_depends("module.perfconf_pmu"); \
-	if (pc_synth_type(PC_SYNTH_AUX) < 0 || pc_synth_type(PC_SYNTH_OUT) < 0) \
+	if (!pc_pmu_exists(PC_SYNTH_AUX) || !pc_pmu_exists(PC_SYNTH_OUT)) \
 		SKIP(return, "%s", pc_synth_absent()); \
 } while (0)
 
