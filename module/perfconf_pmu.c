@@ -21,9 +21,8 @@
  * perfconf_out: PERF_PMU_CAP_AUX_OUTPUT. Its events count nothing. Its
  *	aux_output_match() takes a perfconf_aux group leader whose config1
  *	bit 0 is clear. An event with aux_output reports attr.config1 as its
- *	hw_id
- *	through perf_report_aux_output_id() each time it starts, where the
- *	kernel exports it (Kbuild checks Module.symvers).
+ *	hw_id through perf_report_aux_output_id() each time it starts, where
+ *	the kernel exports it (Kbuild checks Module.symvers).
  *
  * Both are task and CPU PMUs of the software context, as the modular AUX
  * drivers are. Start and stop keep PERF_HES_STOPPED, so a stop without
