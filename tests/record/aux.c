@@ -14,9 +14,12 @@
  * (has_aux(); 6.12 kernel/events/core.c:6642 perf_mmap,
  * ring_buffer.c:697; the same since 4.1).
  *
- * No PMU here (software, tracepoint, breakpoint, msr, uprobe; x86 TCG
- * guests; arm64 qemu virt, whose PMUv3 has no SPE or ETM) has an AUX area:
- * the refusal is pinned, and the record's contents are a SKIP.
+ * No PMU of our machines (software, tracepoint, breakpoint, msr, uprobe;
+ * x86 TCG guests; arm64 qemu virt, whose PMUv3 has no SPE or ETM) has an
+ * AUX area: the refusal is pinned on a software event. The records, the
+ * flags the core computes, the disable of a full area and the geometry
+ * on a PMU that takes an area come from the suite's own perfconf_aux
+ * (ring/synth.h), where the runner loaded it.
  */
 #include <poll.h>
 #include <sys/mman.h>
@@ -24,7 +27,6 @@
 #include "perfconf.h"
 #include "work/affinity.h"
 #include "work/attr_probe.h"
-#include "aux_pmus.h"
 #include "ring/synth.h"
 
 /* Its cases create and destroy probe events: one such binary at a time (runners/README, serial=). */

@@ -19,7 +19,6 @@
 #include "perfconf.h"
 #include "work/attr_probe.h"
 #include "ring/sideband.h"
-#include "aux_pmus.h"
 
 #define NAME "pc-itrace"
 
