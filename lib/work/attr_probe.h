@@ -173,15 +173,16 @@ int pc_aux_pmu_probe_errno(const char *name, uint64_t value, bool in_group);
 /*
  * A case about the effect on an AUX PMU: SKIP when there is none. Where
  * there is one, pc_aux_pmu_probe_errno()'s answer is observed as
- * "errno.aux_pmu" and the case SKIPs as well: the effect on AUX hardware is
- * not checked yet.
+ * "errno.aux_pmu" and the case SKIPs as well: the effects the suite's
+ * own PMUs can show are other cases (ring/synth.h).
  */
 #define PROBE_ON_AUX_PMU(name, value, in_group, effect) do { \
 	const char *pmu_ = pc_aux_pmu(); \
 	if (!pmu_) \
 		SKIP(return, "no AUX-area PMU (intel_pt, arm_spe, cs_etm...) here: %s", effect); \
 	pc_observe_errno("errno.aux_pmu", pc_aux_pmu_probe_errno(name, value, in_group)); \
-	SKIP(return, "%s is here, but this effect is not checked yet: %s", pmu_, effect); \
+	SKIP(return, "%s is here: this case observes its errno; the effect (%s) is checked, where a " \
+	     "PMU can show it, by the binary's cases on the suite's own PMUs", pmu_, effect); \
 } while (0)
 
 /* SKIP a case that sets the field when the running kernel's attr ends before it. */
