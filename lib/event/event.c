@@ -80,7 +80,8 @@ __attribute__((__noinline__)) static void touch_stack_below(void)
  * not track dirty pages itself (arm64 without FEAT_HAFDBS or
  * ARM64_HW_AFDBM: a clean page is mapped read-only until then, and
  * populating for write does not change that). The store is an atomic OR
- * of 0 into a byte of each resident page: it changes nothing another
+ * of 0 into the first word of each resident page (a word: riscv64 has
+ * no byte-sized atomic OR without libatomic): it changes nothing another
  * process writes there meanwhile, and allocates nothing. Perf rings are
  * left alone.
  */
@@ -99,7 +100,7 @@ static void dirty_shared_writable(void)
 		    !strstr(line, "perf_event"))
 			for (uintptr_t a = start; a < end; a += pg)
 				if (!mincore((void *)a, pg, &in) && (in & 1))
-					__atomic_fetch_or((unsigned char *)a, 0, __ATOMIC_RELAXED);
+					__atomic_fetch_or((uint32_t *)a, 0, __ATOMIC_RELAXED);
 	fclose(maps);
 }
 
