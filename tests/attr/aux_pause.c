@@ -23,13 +23,20 @@ PERFCONF_META("serial=probes");
 #define CHUNK 256
 
 /*
- * aux_head after a few sleeps: each sleep switches the task out, which
- * pauses the leader; what a pause stops is committed then.
+ * aux_head after the task was switched out 3 times more, as the
+ * context-switches member `switches` counts them (a short sleep need not
+ * switch: its timer may fire first). A switch pauses the leader, and what
+ * a pause stops is committed then.
  */
-static uint64_t head_after_sleeps(const struct pc_ring *r)
+static uint64_t head_after_switches(const struct pc_ring *r, int switches)
 {
-	for (int i = 0; i < 3; i++)
+	uint64_t start = 0, now = 0;
+
+	pc_read_count(switches, &start);
+	for (int i = 0; i < 1000 && now < start + 3; i++) {
 		usleep(1000);
+		pc_read_count(switches, &now);
+	}
 	return __atomic_load_n(&r->page->aux_head, __ATOMIC_ACQUIRE);
 }
 
@@ -55,14 +62,14 @@ TEST(overflow_pauses_until_a_resume)
 	int r = pc_open(&resume, 0, -1, cap.fd, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_OPEN(r);
 	pc_work_page_faults(1);		/* the workload's own first faults */
-	head_after_sleeps(&cap.ring);
+	usleep(1000);
 
 	ASSERT_EQ(0, pc_enable(cap.fd));
-	EXPECT_EQ(CHUNK, head_after_sleeps(&cap.ring)) TH_LOG("the ENABLE's interval, paused at a switch");
-	EXPECT_EQ(CHUNK, head_after_sleeps(&cap.ring)) TH_LOG("paused through schedule-ins");
+	EXPECT_EQ(CHUNK, head_after_switches(&cap.ring, p)) TH_LOG("the ENABLE's interval, paused at a switch");
+	EXPECT_EQ(CHUNK, head_after_switches(&cap.ring, p)) TH_LOG("paused through schedule-ins");
 	ASSERT_EQ(0, pc_work_page_faults(1));
-	EXPECT_EQ(2 * CHUNK, head_after_sleeps(&cap.ring)) TH_LOG("resumed by a fault, paused again");
-	EXPECT_EQ(2 * CHUNK, head_after_sleeps(&cap.ring));
+	EXPECT_EQ(2 * CHUNK, head_after_switches(&cap.ring, p)) TH_LOG("resumed by a fault, paused again");
+	EXPECT_EQ(2 * CHUNK, head_after_switches(&cap.ring, p));
 	ASSERT_EQ(0, pc_disable(cap.fd));
 	ASSERT_CAPTURE_READ(&cap);
 	EXPECT_EQ(2, pc_capture_count(&cap, PERF_RECORD_AUX));
