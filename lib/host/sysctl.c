@@ -324,6 +324,23 @@ static int read_state(int fd, struct entry *e, int max)
 	return count;
 }
 
+/* lock_state(), then the file's entries into e (*n of them): the fd, or -errno. */
+static int load_state(int create, struct entry *e, int *n)
+{
+	int fd = lock_state(create);
+
+	if (fd < 0)
+		return fd;
+	*n = read_state(fd, e, MAX_ENTRIES);
+	if (*n < 0) {
+		int err = *n;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 static int write_state(int fd, const struct entry *e, int count)
 {
 	char buf[MAX_ENTRIES * (MAX_NAME + 32)];
@@ -385,7 +402,7 @@ int pc_sysctl_set(const char *name, long value)
 	err = read_value(name, &orig);	/* a name that is not there keeps no state */
 	if (err)
 		return err;
-	fd = lock_state(1);
+	fd = load_state(1, e, &n);
 	if (fd < 0)
 		return fd;
 	/*
@@ -397,11 +414,6 @@ int pc_sysctl_set(const char *name, long value)
 	if (err) {
 		close(fd);
 		return err;
-	}
-	n = read_state(fd, e, MAX_ENTRIES);
-	if (n < 0) {
-		close(fd);
-		return n;
 	}
 	for (i = 0; i < n; i++)
 		if (!strcmp(e[i].name, name))
@@ -433,14 +445,9 @@ int pc_sysctl_save_module(const char *name)
 
 	if (!module_name(name))
 		return -EINVAL;
-	fd = lock_state(1);
+	fd = load_state(1, e, &n);
 	if (fd < 0)
 		return fd;
-	n = read_state(fd, e, MAX_ENTRIES);
-	if (n < 0) {
-		close(fd);
-		return n;
-	}
 	for (int i = 0; i < n; i++)
 		if (!strcmp(e[i].name, name))
 			goto out;	/* saved already: a dead run's, still loaded */
@@ -468,14 +475,9 @@ static int drop_entry(const char *name, bool restore)
 		return -EINVAL;
 	if (restore && held_by_runner(name, &held))
 		return 0;	/* the runner restores it */
-	fd = lock_state(0);
+	fd = load_state(0, e, &n);
 	if (fd < 0)
 		return fd;
-	n = read_state(fd, e, MAX_ENTRIES);
-	if (n < 0) {
-		close(fd);
-		return n;
-	}
 	for (int i = 0; i < n; i++) {
 		if (strcmp(e[i].name, name))
 			continue;
@@ -507,16 +509,11 @@ static int restore_saved(bool all, long session)
 	struct entry e[MAX_ENTRIES];
 	int fd, n, kept = 0, restored = 0, err = 0;
 
-	fd = lock_state(0);
+	fd = load_state(0, e, &n);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
 		return fd;
-	n = read_state(fd, e, MAX_ENTRIES);
-	if (n < 0) {
-		close(fd);
-		return n;
-	}
 	for (int i = 0; i < n; i++) {
 		/* A module's entry is the runner's, restored by name (pc_sysctl_restore). */
 		int r = module_name(e[i].name) ? 1
