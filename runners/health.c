@@ -200,38 +200,42 @@ int health_trigger(const char *msg)
 	return level;
 }
 
+int kmsg_next(int fd, bool any_facility, char *rec, size_t len, char **msg)
+{
+	for (;;) {
+		ssize_t n = read(fd, rec, len - 1);
+		unsigned int prio;
+		char *m;
+
+		if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;	/* records were overwritten: go on with the next */
+		if (n <= 0)
+			return 0;
+		rec[n] = 0;
+		/* "prio,seq,usec,flags[,...];message\n[ KEY=value\n]..." */
+		m = strchr(rec, ';');
+		if (!m || sscanf(rec, "%u", &prio) != 1)
+			continue;
+		m++;
+		m[strcspn(m, "\n")] = 0;
+		if ((prio >> 3) != 0 && !any_facility)
+			continue;	/* not the kernel's own */
+		sanitize(m);
+		*msg = m;
+		return 1;
+	}
+}
+
 void health_read_log(struct health *h, health_fn fn, void *ctx)
 {
-	char rec[8192 + 1];
+	char rec[8192 + 1], *msg;
 
 	if (h->kmsg_fd < 0)
 		return;
-	for (;;) {
-		ssize_t n = read(h->kmsg_fd, rec, sizeof(rec) - 1);
-		char *msg, *nl;
-		const char *trigger;
-		unsigned prio;
+	while (kmsg_next(h->kmsg_fd, h->any_facility, rec, sizeof(rec), &msg)) {
 		int level;
+		const char *trigger = trigger_of(msg, &level);
 
-		if (n < 0 && errno == EPIPE)
-			continue;	/* records were overwritten: go on with the next */
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		rec[n] = 0;
-		/* "prio,seq,usec,flags[,...];message\n[ KEY=value\n]..." */
-		msg = strchr(rec, ';');
-		if (!msg || sscanf(rec, "%u", &prio) != 1)
-			continue;
-		msg++;
-		nl = strchr(msg, '\n');
-		if (nl)
-			*nl = 0;
-		if ((prio >> 3) != 0 && !h->any_facility)
-			continue;	/* not the kernel's own */
-		sanitize(msg);
-		trigger = trigger_of(msg, &level);
 		if (trigger) {
 			h->context = CONTEXT_LINES;
 			fn(ctx, msg, trigger, level);

@@ -68,6 +68,14 @@ void health_open(struct health *h);
 void health_close(struct health *h);
 
 /*
+ * The next message of the kernel log open at fd (/dev/kmsg), its text cut
+ * at the first newline and sanitized, in rec (len bytes): 1 with *msg set,
+ * or 0 at the end. User space's records are skipped unless any_facility;
+ * records overwritten meanwhile are passed over.
+ */
+int kmsg_next(int fd, bool any_facility, char *rec, size_t len, char **msg);
+
+/*
  * Read every kernel log record written since the last call. fn gets each
  * line that starts a splat (trigger: the matched text, e.g. "WARNING:";
  * level 2 for a line that names a bug, 1 for "Call Trace:" and the like)

@@ -99,29 +99,11 @@ static int kmsg_from_now(void)
 static void kmsg_lines(int fd, struct strv *out)
 {
 	const char *any = getenv("PERFCONF_KMSG_ANY_FACILITY");
-	char rec[8192 + 1];
+	char rec[8192 + 1], *msg;
 
 	if (fd < 0)
 		return;
-	for (;;) {
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-		unsigned int prio;
-		char *msg;
-
-		if (n < 0 && (errno == EPIPE || errno == EINTR))
-			continue;	/* records overwritten: go on with the next */
-		if (n <= 0)
-			break;
-		rec[n] = 0;
-		/* "prio,seq,usec,flags;message\n[ KEY=value\n]..." */
-		msg = strchr(rec, ';');
-		if (!msg || sscanf(rec, "%u", &prio) != 1)
-			continue;
-		msg++;
-		msg[strcspn(msg, "\n")] = 0;
-		if ((prio >> 3) != 0 && !(any && !strcmp(any, "1")))
-			continue;	/* not the kernel's own */
-		sanitize(msg);
+	while (kmsg_next(fd, any && !strcmp(any, "1"), rec, sizeof(rec), &msg)) {
 		if (strlen(msg) > REASON_LOG_MAX)
 			msg[REASON_LOG_MAX] = 0;
 		strv_add(out, msg);
