@@ -52,6 +52,13 @@ bool pc_synth_param(const char *name);
 		SKIP(return, "%s", pc_synth_absent()); \
 } while (0)
 
+/* REQUIRE_SYNTH_PMU(), and SKIP where perfconf_aux cannot pause (no PERF_PMU_CAP_AUX_PAUSE: 6.13). */
+#define REQUIRE_SYNTH_PAUSE() do { \
+	REQUIRE_SYNTH_PMU(); \
+	if (!pc_synth_param("aux_pause")) \
+		SKIP(return, "perfconf_aux cannot pause here: the kernel has no PERF_PMU_CAP_AUX_PAUSE (6.13)"); \
+} while (0)
+
 /* The events themselves: pc_attr_synth_aux() and pc_attr_synth_out() (event/event.h). */
 
 /*

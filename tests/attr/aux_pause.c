@@ -44,10 +44,8 @@ TEST(overflow_pauses_until_a_resume)
 {
 	struct pc_capture cap;
 
-	REQUIRE_SYNTH_PMU();
 	REQUIRE_ATTR_FIELD(FIELD_NAME);
-	if (!pc_synth_param("aux_pause"))
-		SKIP(return, "perfconf_aux cannot pause here: the kernel has no PERF_PMU_CAP_AUX_PAUSE (6.13)");
+	REQUIRE_SYNTH_PAUSE();
 	struct perfconf_attr leader = pc_attr_synth_aux(CHUNK);
 	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &leader, 4, PC_RING_READWRITE));
 	struct perfconf_attr pause = pc_attr_sw_sampling(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SAMPLE_TID);

@@ -50,10 +50,8 @@ TEST(starts_paused_until_resumed)
 {
 	struct pc_capture cap;
 
-	REQUIRE_SYNTH_PMU();
 	REQUIRE_ATTR_FIELD(FIELD);
-	if (!pc_synth_param("aux_pause"))
-		SKIP(return, "perfconf_aux cannot pause here: the kernel has no PERF_PMU_CAP_AUX_PAUSE (6.13)");
+	REQUIRE_SYNTH_PAUSE();
 	struct perfconf_attr leader = pc_attr_synth_aux(CHUNK);
 	leader.aux_start_paused = 1;
 	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &leader, 4, PC_RING_READWRITE));

@@ -119,29 +119,47 @@ TEST(aux_area_of_a_software_event_is_eopnotsupp)
 #define CHUNK 256
 #define INTERVALS 8
 
+/* INTERVALS running intervals (ENABLE, DISABLE), then the ring read. */
+static void run_intervals(struct __test_metadata *_metadata, struct pc_capture *cap)
+{
+	for (int i = 0; i < INTERVALS; i++) {
+		ASSERT_EQ(0, pc_enable(cap->fd));
+		ASSERT_EQ(0, pc_disable(cap->fd));
+	}
+	ASSERT_CAPTURE_READ(cap);
+}
+
+/*
+ * The first n PERF_RECORD_AUX of cap each commit chunk bytes with flags:
+ * record i at aux_offset i * chunk, or, in overwrite mode (aux_offset is
+ * the head after the write), (i + 1) * chunk.
+ */
+static void expect_chunks(struct __test_metadata *_metadata, const struct pc_capture *cap, size_t n,
+			  uint64_t chunk, uint64_t flags)
+{
+	uint64_t at_end = flags & PERF_AUX_FLAG_OVERWRITE ? 1 : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_record *r = pc_capture_find(cap, PERF_RECORD_AUX, i);
+
+		ASSERT_NE(NULL, r) TH_LOG("record %zu", i);
+		EXPECT_EQ((i + at_end) * chunk, r->aux.aux_offset) TH_LOG("record %zu", i);
+		EXPECT_EQ(chunk, r->aux.aux_size) TH_LOG("record %zu", i);
+		EXPECT_EQ(flags, r->aux.flags) TH_LOG("record %zu", i);
+	}
+}
+
 TEST(aux_record_contents)
 {
 	struct pc_capture cap;
-	uint64_t next = 0;
 
 	REQUIRE_SYNTH_PMU();
 	struct perfconf_attr attr = pc_attr_synth_aux(CHUNK);
 	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &attr, 4, PC_RING_READWRITE));
-	for (int i = 0; i < INTERVALS; i++) {
-		ASSERT_EQ(0, pc_enable(cap.fd));
-		ASSERT_EQ(0, pc_disable(cap.fd));
-	}
-	ASSERT_CAPTURE_READ(&cap);
+	run_intervals(_metadata, &cap);
 	size_t n = pc_capture_count(&cap, PERF_RECORD_AUX);
 	EXPECT_LE(INTERVALS, n) TH_LOG("one record per running interval");
-	for (size_t i = 0; i < n; i++) {
-		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_AUX, i);
-
-		EXPECT_EQ(next, r->aux.aux_offset) TH_LOG("record %zu", i);
-		EXPECT_EQ(CHUNK, r->aux.aux_size) TH_LOG("record %zu", i);
-		EXPECT_EQ(0, r->aux.flags) TH_LOG("record %zu", i);
-		next = r->aux.aux_offset + r->aux.aux_size;
-	}
+	expect_chunks(_metadata, &cap, n, CHUNK, 0);
 	EXPECT_EQ(n * CHUNK, cap.ring.page->aux_head);
 	EXPECT_EQ(cap.ring.page->aux_head, pc_synth_mismatch(&cap.ring, 0, cap.ring.page->aux_head));
 	pc_capture_close(&cap);
@@ -221,13 +239,7 @@ TEST(full_area_truncates_and_disables)
 	ASSERT_CAPTURE_READ(&cap);
 	size_t n = pc_capture_count(&cap, PERF_RECORD_AUX);
 	ASSERT_LE(full / FULL_CHUNK + 1, n);
-	for (size_t i = 0; i + 1 < n; i++) {
-		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_AUX, i);
-
-		EXPECT_EQ(i * FULL_CHUNK, r->aux.aux_offset) TH_LOG("record %zu", i);
-		EXPECT_EQ(FULL_CHUNK, r->aux.aux_size) TH_LOG("record %zu", i);
-		EXPECT_EQ(0, r->aux.flags) TH_LOG("record %zu", i);
-	}
+	expect_chunks(_metadata, &cap, n - 1, FULL_CHUNK, 0);
 	const struct pc_record *last = pc_capture_find(&cap, PERF_RECORD_AUX, n - 1);
 	EXPECT_EQ((n - 1) * FULL_CHUNK, last->aux.aux_offset);
 	EXPECT_EQ(full - (n - 1) * FULL_CHUNK, last->aux.aux_size);
@@ -263,23 +275,13 @@ TEST(overwrite_area_wraps_and_flags_overwrite)
 	REQUIRE_SYNTH_PMU();
 	struct perfconf_attr attr = pc_attr_synth_aux(FULL_CHUNK);
 	ASSERT_ERRNO(0, -pc_synth_capture(&cap, &attr, 0, PC_RING_OVERWRITE));
-	for (int i = 0; i < INTERVALS; i++) {
-		ASSERT_EQ(0, pc_enable(cap.fd));
-		ASSERT_EQ(0, pc_disable(cap.fd));
-	}
-	ASSERT_CAPTURE_READ(&cap);
+	run_intervals(_metadata, &cap);
 	size_t n = pc_capture_count(&cap, PERF_RECORD_AUX);
 	uint64_t head = cap.ring.page->aux_head;
 
 	EXPECT_LE(INTERVALS, n);
 	EXPECT_EQ(n * FULL_CHUNK, head);
-	for (size_t i = 0; i < n; i++) {
-		const struct pc_record *r = pc_capture_find(&cap, PERF_RECORD_AUX, i);
-
-		EXPECT_EQ((i + 1) * FULL_CHUNK, r->aux.aux_offset) TH_LOG("record %zu", i);
-		EXPECT_EQ(FULL_CHUNK, r->aux.aux_size) TH_LOG("record %zu", i);
-		EXPECT_EQ(PERF_AUX_FLAG_OVERWRITE, r->aux.flags) TH_LOG("record %zu", i);
-	}
+	expect_chunks(_metadata, &cap, n, FULL_CHUNK, PERF_AUX_FLAG_OVERWRITE);
 	EXPECT_EQ(head, pc_synth_mismatch(&cap.ring, head - page, head));
 	pc_capture_close(&cap);
 }
